@@ -1,0 +1,1 @@
+"""The ``sansu`` command line: one module per command."""

@@ -1,0 +1,1 @@
+"""The shared vocabulary of all games: protocol, options, cells, records, registry."""

@@ -1,0 +1,121 @@
+"""Geometry of a 9×9 board of nine 3×3 sections, shared by the sectioned games.
+
+Engines keep a board as bit masks in *section-major* order: bit
+``9 * section + position`` is the cell at ``position`` (0–8, row-major)
+inside ``section`` (0–8, row-major). A section's nine cells are then one
+9-bit field, so "is this section won", "which cells are empty here" and
+"which moves are legal here" are shifts and table look-ups.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from sansu.core.cells import cell_name, parse_placement
+from sansu.core.protocol import IllegalMove
+
+SECTION_NAMES: Final = (
+    "top-left", "top-centre", "top-right",
+    "centre-left", "centre", "centre-right",
+    "bottom-left", "bottom-centre", "bottom-right",
+)  # fmt: skip
+
+LINES: Final = (
+    (0, 1, 2),
+    (3, 4, 5),
+    (6, 7, 8),
+    (0, 3, 6),
+    (1, 4, 7),
+    (2, 5, 8),
+    (0, 4, 8),
+    (2, 4, 6),
+)
+"""The eight lines of a 3×3 grid, as positions 0–8."""
+
+LINE_MASKS: Final = tuple(sum(1 << p for p in line) for line in LINES)
+
+WINNING_LINE: Final[tuple[tuple[int, int, int] | None, ...]] = tuple(
+    next((line for line, lm in zip(LINES, LINE_MASKS, strict=True) if m & lm == lm), None)
+    for m in range(512)
+)
+"""``WINNING_LINE[mask]``: the first complete line in a 9-bit mask, or ``None``."""
+
+HAS_LINE: Final = tuple(line is not None for line in WINNING_LINE)
+FULL: Final = 0x1FF
+
+
+def section_of(cell: int) -> int:
+    row, col = divmod(cell, 9)
+    return (row // 3) * 3 + col // 3
+
+
+def position_of(cell: int) -> int:
+    row, col = divmod(cell, 9)
+    return (row % 3) * 3 + col % 3
+
+
+BIT_OF_CELL: Final = tuple(9 * section_of(c) + position_of(c) for c in range(81))
+CELL_OF_BIT: Final = tuple(BIT_OF_CELL.index(b) for b in range(81))
+
+
+def cells_of_section(section: int) -> tuple[int, ...]:
+    """The nine cell indices (row-major) of ``section``, in position order."""
+    return tuple(CELL_OF_BIT[9 * section + p] for p in range(9))
+
+
+class Place:
+    """A move that puts the mover's implied mark on one cell, e.g. ``r5c5``.
+
+    There is exactly one instance per cell (:data:`PLACES`), so moves can be
+    compared by identity in hot loops; pickling preserves this.
+    """
+
+    __slots__ = ("bit", "cell", "position", "section", "text")
+
+    def __init__(self, cell: int) -> None:
+        self.cell = cell
+        self.section = section_of(cell)
+        self.position = position_of(cell)
+        self.bit = 9 * self.section + self.position
+        self.text = cell_name(cell)
+
+    def __str__(self) -> str:
+        return self.text
+
+    def __repr__(self) -> str:
+        return f"Place({self.text})"
+
+    def __reduce__(self) -> tuple[object, tuple[int]]:
+        return (_place, (self.cell,))
+
+    @staticmethod
+    def parse(text: str) -> Place:
+        cell, value = parse_placement(text)
+        if value is not None:
+            raise IllegalMove(f"{text.strip()!r}: this game places no digits; write the cell only")
+        return PLACES[cell]
+
+
+PLACES: Final = tuple(Place(c) for c in range(81))
+"""The 81 placements, by row-major cell index."""
+
+
+def _place(cell: int) -> Place:
+    return PLACES[cell]
+
+
+SECTION_PLACES: Final = tuple(
+    tuple(tuple(PLACES[CELL_OF_BIT[9 * s + p]] for p in range(9) if m >> p & 1) for m in range(512))
+    for s in range(9)
+)
+"""``SECTION_PLACES[section][mask]``: the placements on the cells of a 9-bit mask."""
+
+
+def bits_of(mask: int) -> list[int]:
+    """The set bit indices of ``mask``, lowest first."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out

@@ -1,0 +1,1 @@
+"""The game engines, one module each; a module's ``GAME`` registers it."""

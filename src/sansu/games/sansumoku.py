@@ -1,0 +1,376 @@
+"""Sansumoku: Ultimate Tic-Tac-Toe played with Sudoku digits.
+
+Rules as implemented (see ``docs/rules/sansumoku.md``): Blue (player 0)
+moves first, anywhere. The digit is never chosen: a section's next digit is
+1 + the number of digits already in it. A cell is legal when it is empty, in
+a section the player may use, and the digit is not already in the cell's
+board row or column, ignoring digits inside won sections. Routing is that of
+Ultimate Tic-Tac-Toe (a closed section sends to a wildcard: any legal cell
+of any open section). When the sections the next player may use hold no
+legal cell, the player who just moved wins all of them "by constraint" and
+the next player gets a wildcard, repeatedly. Three sections in a line win;
+no open section and no line is a draw.
+
+The state is section-major bit masks (:mod:`sansu.core.sections`) plus, per
+digit, the board rows and columns that already hold it outside won
+sections, so the legal cells of a section are one table look-up.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sansu.core.cells import cell_name
+from sansu.core.protocol import Game, IllegalMove, Move, Result, State
+from sansu.core.sections import (
+    CELL_OF_BIT,
+    FULL,
+    HAS_LINE,
+    PLACES,
+    SECTION_NAMES,
+    SECTION_PLACES,
+    WINNING_LINE,
+    Place,
+)
+
+COLOURS = ("Blue", "Orange")
+FREE = -1
+"""``target`` when the player to move has a wildcard (any open section)."""
+
+ROW_OF_BIT = tuple(CELL_OF_BIT[b] // 9 for b in range(81))
+COL_OF_BIT = tuple(CELL_OF_BIT[b] % 9 for b in range(81))
+ALLOWED = tuple(
+    sum(1 << p for p in range(9) if not (rows >> (p // 3) & 1 or cols >> (p % 3) & 1))
+    for rows in range(8)
+    for cols in range(8)
+)
+"""``ALLOWED[rows * 8 + cols]``: positions of a section outside the blocked local rows/columns."""
+OPEN_SECTIONS = tuple(tuple(s for s in range(9) if not closed >> s & 1) for closed in range(512))
+"""``OPEN_SECTIONS[closed]``: the sections not in the 9-bit ``closed`` mask."""
+SECTION_BASE = tuple((3 * (s // 3), 3 * (s % 3)) for s in range(9))
+
+
+def _legal_in(section: int, occupied: int, rowbits: int, colbits: int) -> int:
+    """The 9-bit mask of legal positions in ``section``."""
+    field = occupied >> (9 * section) & FULL
+    shift = 9 * field.bit_count()  # 9 * (next digit - 1)
+    row0, col0 = SECTION_BASE[section]
+    rows = rowbits >> (shift + row0) & 7
+    cols = colbits >> (shift + col0) & 7
+    return ALLOWED[rows * 8 + cols] & ~field
+
+
+def _forget_section(
+    section: int, occupied: int, digits: int, rowbits: int, colbits: int
+) -> tuple[int, int]:
+    """``rowbits``/``colbits`` without the digits of a section that has just been won.
+
+    Outside won sections a digit appears at most once per board row and
+    column (that is the placement rule), so clearing the section's own
+    bits is exact.
+    """
+    base = 9 * section
+    field = occupied >> base & FULL
+    for p in range(9):
+        if field >> p & 1:
+            b = base + p
+            offset = 9 * ((digits >> (4 * b) & 15) - 1)
+            rowbits &= ~(1 << (offset + ROW_OF_BIT[b]))
+            colbits &= ~(1 << (offset + COL_OF_BIT[b]))
+    return rowbits, colbits
+
+
+class Sansumoku(Game):
+    id = "sansumoku"
+    title = "Sansumoku"
+
+    def initial_state(self) -> SansumokuState:
+        return SansumokuState(
+            self, 0, 0, 0, 0, 0, 0, 0, 0, 0, FREE, (1 << 81) - 1, 0, None, 0, None
+        )
+
+    def parse_move(self, text: str) -> Place:
+        return Place.parse(text)
+
+
+class SansumokuState(State):
+    __slots__ = (
+        "_by_constraint",
+        "_closed",
+        "_colbits",
+        "_digits",
+        "_legal",
+        "_marks0",
+        "_marks1",
+        "_rowbits",
+        "_target",
+        "_won0",
+        "_won1",
+        "game",
+        "last_move",
+        "ply",
+        "result",
+        "to_move",
+    )
+
+    def __init__(
+        self,
+        game: Sansumoku,
+        marks0: int,
+        marks1: int,
+        digits: int,
+        rowbits: int,
+        colbits: int,
+        won0: int,
+        won1: int,
+        closed: int,
+        by_constraint: int,
+        target: int,
+        legal: int,
+        to_move: int | None,
+        last_move: Place | None,
+        ply: int,
+        result: Result | None,
+    ) -> None:
+        self.game = game
+        self._marks0 = marks0
+        self._marks1 = marks1
+        self._digits = digits
+        self._rowbits = rowbits
+        self._colbits = colbits
+        self._won0 = won0
+        self._won1 = won1
+        self._closed = closed
+        self._by_constraint = by_constraint
+        self._target = target
+        self._legal = legal
+        self.to_move = to_move
+        self.last_move = last_move
+        self.ply = ply
+        self.result = result
+
+    # -- what the position is --------------------------------------------------
+
+    def allowed_sections(self) -> list[int]:
+        """The sections the player to move may use (more than one: a wildcard)."""
+        if self.result is not None:
+            return []
+        target = self._target
+        if target != FREE and not self._closed >> target & 1:
+            return [target]
+        return [s for s in range(9) if not self._closed >> s & 1]
+
+    @property
+    def wildcard(self) -> bool:
+        """Whether the player to move may use any open section."""
+        return self.result is None and (
+            self._target == FREE or bool(self._closed >> self._target & 1)
+        )
+
+    def next_digit(self, section: int) -> int | None:
+        """The digit the next move in ``section`` places, or ``None`` once it is closed."""
+        if self._closed >> section & 1:
+            return None
+        return ((self._marks0 | self._marks1) >> (9 * section) & FULL).bit_count() + 1
+
+    def digit_at(self, cell: int) -> int | None:
+        digit = self._digits >> (4 * PLACES[cell].bit) & 15
+        return digit or None
+
+    def player_at(self, cell: int) -> int | None:
+        bit = PLACES[cell].bit
+        if self._marks0 >> bit & 1:
+            return 0
+        if self._marks1 >> bit & 1:
+            return 1
+        return None
+
+    def section_owner(self, section: int) -> int | None:
+        if self._won0 >> section & 1:
+            return 0
+        if self._won1 >> section & 1:
+            return 1
+        return None
+
+    def is_closed(self, section: int) -> bool:
+        return bool(self._closed >> section & 1)
+
+    def won_by_constraint(self, section: int) -> bool:
+        return bool(self._by_constraint >> section & 1)
+
+    def is_legal_cell(self, cell: int) -> bool:
+        return bool(self._legal >> PLACES[cell].bit & 1)
+
+    def winning_line(self) -> tuple[int, int, int] | None:
+        return WINNING_LINE[self._won0] or WINNING_LINE[self._won1]
+
+    def legal_moves(self) -> list[Move]:
+        legal = self._legal
+        target = self._target
+        if target != FREE and legal >> (9 * target):
+            return list(SECTION_PLACES[target][legal >> (9 * target) & FULL])
+        moves: list[Move] = []
+        for s in range(9):
+            field = legal >> (9 * s) & FULL
+            if field:
+                moves += SECTION_PLACES[s][field]
+        return moves
+
+    # -- playing ---------------------------------------------------------------
+
+    def play(self, move: Move | str) -> SansumokuState:
+        if move.__class__ is not Place:
+            move = self._coerce(move)
+        bit = move.bit  # type: ignore[union-attr]
+        if not self._legal >> bit & 1:
+            raise self._why_illegal(move)  # type: ignore[arg-type]
+        section = move.section  # type: ignore[union-attr]
+        mover = self.to_move
+        shift = 9 * section
+        occupied = (self._marks0 | self._marks1) | 1 << bit
+        digit = (self._marks0 | self._marks1) >> shift & FULL
+        digit = digit.bit_count() + 1
+        digits = self._digits | digit << (4 * bit)
+        offset = 9 * (digit - 1)
+        rowbits = self._rowbits | 1 << (offset + ROW_OF_BIT[bit])
+        colbits = self._colbits | 1 << (offset + COL_OF_BIT[bit])
+        marks0, marks1 = self._marks0, self._marks1
+        won0, won1 = self._won0, self._won1
+        closed, by_constraint = self._closed, self._by_constraint
+        if mover == 0:
+            marks0 |= 1 << bit
+            mine = marks0 >> shift & FULL
+        else:
+            marks1 |= 1 << bit
+            mine = marks1 >> shift & FULL
+        won_now = False
+        if HAS_LINE[mine]:
+            closed |= 1 << section
+            if mover == 0:
+                won0 |= 1 << section
+            else:
+                won1 |= 1 << section
+            won_now = True
+        elif occupied >> shift & FULL == FULL:
+            closed |= 1 << section
+        if won_now:
+            rowbits, colbits = _forget_section(section, occupied, digits, rowbits, colbits)
+
+        target = move.position  # type: ignore[union-attr]
+        legal = 0
+        result = None
+        if won_now and HAS_LINE[won0 if mover == 0 else won1]:
+            result = Result.win(mover, reason="three sections in a row")  # type: ignore[arg-type]
+        while result is None:
+            if closed == FULL:
+                result = Result.drawn("no section is open and nobody has three in a row")
+                break
+            if target != FREE and not closed >> target & 1:
+                legal = _legal_in(target, occupied, rowbits, colbits) << (9 * target)
+                if legal:
+                    break
+                allowed: tuple[int, ...] = (target,)
+            else:
+                target = FREE
+                allowed = OPEN_SECTIONS[closed]
+                for s in allowed:
+                    legal |= _legal_in(s, occupied, rowbits, colbits) << (9 * s)
+                if legal:
+                    break
+            # Win by constraint: every section the next player may use is blocked.
+            for s in allowed:
+                closed |= 1 << s
+                by_constraint |= 1 << s
+                if mover == 0:
+                    won0 |= 1 << s
+                else:
+                    won1 |= 1 << s
+                rowbits, colbits = _forget_section(s, occupied, digits, rowbits, colbits)
+            target = FREE
+            if HAS_LINE[won0 if mover == 0 else won1]:
+                result = Result.win(mover, reason="three sections in a row")  # type: ignore[arg-type]
+        return SansumokuState(
+            self.game,
+            marks0,
+            marks1,
+            digits,
+            rowbits,
+            colbits,
+            won0,
+            won1,
+            closed,
+            by_constraint,
+            target,
+            0 if result is not None else legal,
+            None if result is not None else 1 - mover,  # type: ignore[operator]
+            move,  # type: ignore[arg-type]
+            self.ply + 1,
+            result,
+        )
+
+    def _coerce(self, move: Move | str) -> Place:
+        if isinstance(move, str):
+            return Place.parse(move)
+        raise IllegalMove(f"not a move of this game: {move!r}")
+
+    def _why_illegal(self, move: Place) -> IllegalMove:
+        text = move.text
+        if self.result is not None:
+            return IllegalMove("the game is over", text)
+        if (self._marks0 | self._marks1) >> move.bit & 1:
+            return IllegalMove("that cell is already taken", text)
+        section = move.section
+        if self._closed >> section & 1:
+            how = "won" if (self._won0 | self._won1) >> section & 1 else "full"
+            return IllegalMove(
+                f"the {SECTION_NAMES[section]} section is {how}, so no more digits go there", text
+            )
+        if section not in self.allowed_sections():
+            return IllegalMove(f"you must play in the {SECTION_NAMES[self._target]} section", text)
+        digit = self.next_digit(section)
+        row, col = divmod(move.cell, 9)
+        for other in range(81):
+            if (
+                self.digit_at(other) != digit
+                or self.section_owner(PLACES[other].section) is not None
+            ):
+                continue
+            if other // 9 == row:
+                return IllegalMove(
+                    f"a {digit} is already in row {row + 1} ({cell_name(other)})", text
+                )
+            if other % 9 == col:
+                return IllegalMove(
+                    f"a {digit} is already in column {col + 1} ({cell_name(other)})", text
+                )
+        return IllegalMove("that cell cannot be played", text)  # pragma: no cover
+
+    # -- JSON ------------------------------------------------------------------
+
+    def cells_json(self) -> list[dict[str, Any] | None]:
+        out: list[dict[str, Any] | None] = []
+        for cell in range(81):
+            player = self.player_at(cell)
+            out.append(None if player is None else {"player": player, "value": self.digit_at(cell)})
+        return out
+
+    def extra_json(self) -> dict[str, Any]:
+        line = self.winning_line()
+        return {
+            "sections": [
+                {
+                    "owner": self.section_owner(s),
+                    "closed": self.is_closed(s),
+                    "by_constraint": self.won_by_constraint(s),
+                    "next_digit": self.next_digit(s),
+                }
+                for s in range(9)
+            ],
+            "allowed_sections": self.allowed_sections(),
+            "wildcard": self.wildcard,
+            "winning_line": None if line is None else list(line),
+            "colours": list(COLOURS),
+        }
+
+
+GAME = Sansumoku

@@ -1,0 +1,236 @@
+"""Ultimate Tic-Tac-Toe: nine tic-tac-toe sections make one big board.
+
+Rules as implemented (see ``docs/rules/uttt.md``): X (player 0) moves first,
+anywhere. A mark at position ``p`` of its section sends the opponent to
+section ``p``. A won or full section is closed; a player sent to a closed
+section may play any empty cell of any open section. Three won sections in a
+line win; no open section and no line is a draw.
+
+The state is two 81-bit masks in section-major order (:mod:`sansu.core.sections`),
+so a move is a handful of shifts and table look-ups.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sansu.core.protocol import Game, IllegalMove, Move, Result, State
+from sansu.core.sections import (
+    FULL,
+    HAS_LINE,
+    PLACES,
+    SECTION_NAMES,
+    SECTION_PLACES,
+    WINNING_LINE,
+    Place,
+)
+
+MARKS = ("X", "O")
+FREE = -1
+"""``target`` when the player to move may use any open section."""
+
+
+class UltimateTicTacToe(Game):
+    id = "uttt"
+    title = "Ultimate Tic-Tac-Toe"
+    aliases = ("ultimate", "ultimate_tic_tac_toe")
+
+    def initial_state(self) -> UTTTState:
+        return UTTTState(self, 0, 0, 0, 0, 0, FREE, 0, None, 0, None)
+
+    def parse_move(self, text: str) -> Place:
+        return Place.parse(text)
+
+
+class UTTTState(State):
+    __slots__ = (
+        "_closed",
+        "_marks0",
+        "_marks1",
+        "_target",
+        "_won0",
+        "_won1",
+        "game",
+        "last_move",
+        "ply",
+        "result",
+        "to_move",
+    )
+
+    def __init__(
+        self,
+        game: UltimateTicTacToe,
+        marks0: int,
+        marks1: int,
+        won0: int,
+        won1: int,
+        closed: int,
+        target: int,
+        to_move: int | None,
+        last_move: Place | None,
+        ply: int,
+        result: Result | None,
+    ) -> None:
+        self.game = game
+        self._marks0 = marks0
+        self._marks1 = marks1
+        self._won0 = won0
+        self._won1 = won1
+        self._closed = closed
+        self._target = target
+        self.to_move = to_move
+        self.last_move = last_move
+        self.ply = ply
+        self.result = result
+
+    # -- what the position is --------------------------------------------------
+
+    def allowed_sections(self) -> list[int]:
+        """The sections the player to move may play in."""
+        if self.result is not None:
+            return []
+        target = self._target
+        if target != FREE and not self._closed >> target & 1:
+            return [target]
+        return [s for s in range(9) if not self._closed >> s & 1]
+
+    def section_owner(self, section: int) -> int | None:
+        if self._won0 >> section & 1:
+            return 0
+        if self._won1 >> section & 1:
+            return 1
+        return None
+
+    def is_closed(self, section: int) -> bool:
+        return bool(self._closed >> section & 1)
+
+    def mark_at(self, cell: int) -> int | None:
+        bit = PLACES[cell].bit
+        if self._marks0 >> bit & 1:
+            return 0
+        if self._marks1 >> bit & 1:
+            return 1
+        return None
+
+    def winning_line(self) -> tuple[int, int, int] | None:
+        """The three sections of the winning line, once there is one."""
+        return WINNING_LINE[self._won0] or WINNING_LINE[self._won1]
+
+    def legal_moves(self) -> list[Move]:
+        if self.result is not None:
+            return []
+        occupied = self._marks0 | self._marks1
+        target = self._target
+        if target != FREE and not self._closed >> target & 1:
+            return list(SECTION_PLACES[target][~(occupied >> (9 * target)) & FULL])
+        moves: list[Move] = []
+        closed = self._closed
+        for s in range(9):
+            if not closed >> s & 1:
+                moves += SECTION_PLACES[s][~(occupied >> (9 * s)) & FULL]
+        return moves
+
+    # -- playing ---------------------------------------------------------------
+
+    def play(self, move: Move | str) -> UTTTState:
+        if move.__class__ is not Place:
+            move = self._coerce(move)
+        bit = move.bit  # type: ignore[union-attr]
+        section = move.section  # type: ignore[union-attr]
+        player = self.to_move
+        occupied = self._marks0 | self._marks1
+        closed = self._closed
+        target = self._target
+        if (
+            player is None
+            or occupied >> bit & 1
+            or closed >> section & 1
+            or (target != FREE and section != target and not closed >> target & 1)
+        ):
+            raise self._why_illegal(move)  # type: ignore[arg-type]
+        marks0, marks1, won0, won1 = self._marks0, self._marks1, self._won0, self._won1
+        shift = 9 * section
+        if player == 0:
+            marks0 |= 1 << bit
+            mine = marks0 >> shift & FULL
+        else:
+            marks1 |= 1 << bit
+            mine = marks1 >> shift & FULL
+        result = None
+        if HAS_LINE[mine]:
+            closed |= 1 << section
+            if player == 0:
+                won0 |= 1 << section
+                if HAS_LINE[won0]:
+                    result = Result.win(0, reason="three sections in a row")
+            else:
+                won1 |= 1 << section
+                if HAS_LINE[won1]:
+                    result = Result.win(1, reason="three sections in a row")
+        elif (occupied | 1 << bit) >> shift & FULL == FULL:
+            closed |= 1 << section
+        if result is None and closed == FULL:
+            result = Result.drawn("no section is open and nobody has three in a row")
+        return UTTTState(
+            self.game,
+            marks0,
+            marks1,
+            won0,
+            won1,
+            closed,
+            move.position,  # type: ignore[union-attr]
+            None if result is not None else 1 - player,
+            move,  # type: ignore[arg-type]
+            self.ply + 1,
+            result,
+        )
+
+    def _coerce(self, move: Move | str) -> Place:
+        if isinstance(move, str):
+            return Place.parse(move)
+        raise IllegalMove(f"not a move of this game: {move!r}")
+
+    def _why_illegal(self, move: Place) -> IllegalMove:
+        if self.result is not None:
+            return IllegalMove("the game is over", move.text)
+        if (self._marks0 | self._marks1) >> move.bit & 1:
+            return IllegalMove("that cell is already taken", move.text)
+        if self._closed >> move.section & 1:
+            how = "won" if (self._won0 | self._won1) >> move.section & 1 else "full"
+            return IllegalMove(
+                f"the {SECTION_NAMES[move.section]} section is {how}, so no more moves go there",
+                move.text,
+            )
+        return IllegalMove(f"you must play in the {SECTION_NAMES[self._target]} section", move.text)
+
+    # -- JSON ------------------------------------------------------------------
+
+    def cells_json(self) -> list[dict[str, Any] | None]:
+        out: list[dict[str, Any] | None] = []
+        for place in PLACES:
+            if self._marks0 >> place.bit & 1:
+                out.append({"player": 0, "value": None})
+            elif self._marks1 >> place.bit & 1:
+                out.append({"player": 1, "value": None})
+            else:
+                out.append(None)
+        return out
+
+    def extra_json(self) -> dict[str, Any]:
+        line = self.winning_line()
+        return {
+            "sections": [
+                {
+                    "owner": self.section_owner(s),
+                    "closed": self.is_closed(s),
+                    "by_constraint": False,
+                }
+                for s in range(9)
+            ],
+            "allowed_sections": self.allowed_sections(),
+            "winning_line": None if line is None else list(line),
+            "marks": list(MARKS),
+        }
+
+
+GAME = UltimateTicTacToe
