@@ -77,7 +77,8 @@ def main() -> None:
         if ref_rate is not None:
             line += f"   {games_per_s / ref_rate:5.2f}× OpenSpiel UTTT"
         if game_id in ("uttt", "sansumoku"):
-            line += f"   target ≥ {TARGET_UTTT:,}: {'met' if games_per_s >= TARGET_UTTT else 'MISSED'}"
+            verdict = "met" if games_per_s >= TARGET_UTTT else "MISSED"
+            line += f"   target ≥ {TARGET_UTTT:,}: {verdict}"
         print(line)
 
 
