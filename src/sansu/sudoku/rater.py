@@ -1,0 +1,213 @@
+"""Sudoku difficulty as people feel it, and the next logical step as a hint.
+
+The rater solves like a person: it always takes the simplest deduction
+available (the :data:`LADDER`, from full house up to x-chains) and never
+guesses. A puzzle is as hard as the hardest technique it needed, plus a
+little for the amount of work; see ``docs/sudoku-rating.md`` for the
+weights and bands.
+
+    >>> puzzle = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79"
+    >>> rating = rate(puzzle)
+    >>> rating.level, rating.solved
+    ('easy', True)
+    >>> next_step(puzzle).description[:40]
+    'Naked single: r5c5 already sees 1, 2, 3,'
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any, Final
+
+from sansu.sudoku.logic import chains, fish, intersections, rectangles, singles, subsets, wings
+from sansu.sudoku.logic.board import Board, Contradiction
+from sansu.sudoku.logic.step import Step
+
+__all__ = [
+    "BANDS",
+    "LADDER",
+    "LEVELS",
+    "STUCK",
+    "WORK",
+    "Contradiction",
+    "Rating",
+    "Rung",
+    "Step",
+    "level_of",
+    "logical_steps",
+    "next_step",
+    "rate",
+    "work",
+]
+
+LEVELS: Final = ("easy", "medium", "hard", "expert", "extreme")
+BANDS: Final = ((2.0, "easy"), (3.0, "medium"), (5.0, "hard"), (7.0, "expert"))
+"""``(upper bound, level)``: a score below the bound (and above the previous) has that level."""
+STUCK: Final = 10.0
+"""The base score of a puzzle the ladder cannot finish (it needs guessing or more)."""
+WORK: Final = 0.1
+"""The work term adds at most this much, less than the gap between two rungs."""
+
+Finder = Callable[[Board], Step | None]
+Grid = str | Sequence[int]
+Candidates = Sequence[int | Sequence[int]]
+
+
+@dataclass(frozen=True)
+class Rung:
+    """One technique on the ladder: its name, weight and finder."""
+
+    name: str
+    weight: float
+    find: Finder
+    uniqueness: bool = False
+    """True if it assumes the puzzle has exactly one solution."""
+
+
+LADDER: Final = (
+    Rung("full house", 1.0, singles.full_house),
+    Rung("naked single", 1.2, singles.naked_single),
+    Rung("hidden single (box)", 1.5, singles.hidden_single_in_box),
+    Rung("hidden single (row or column)", 2.0, singles.hidden_single_in_line),
+    Rung("locked candidates (pointing)", 3.0, intersections.pointing),
+    Rung("locked candidates (claiming)", 3.2, intersections.claiming),
+    Rung("naked pair", 3.4, subsets.naked_pair),
+    Rung("hidden pair", 3.6, subsets.hidden_pair),
+    Rung("naked triple", 3.8, subsets.naked_triple),
+    Rung("hidden triple", 4.0, subsets.hidden_triple),
+    Rung("x-wing", 5.0, fish.x_wing),
+    Rung("xy-wing", 5.2, wings.xy_wing),
+    Rung("unique rectangle", 5.3, rectangles.unique_rectangle, uniqueness=True),
+    Rung("xyz-wing", 5.4, wings.xyz_wing),
+    Rung("w-wing", 5.5, wings.w_wing),
+    Rung("swordfish", 5.6, fish.swordfish),
+    Rung("turbot fish", 5.8, chains.turbot_fish),
+    Rung("naked quad", 6.0, subsets.naked_quad),
+    Rung("simple colouring", 6.2, chains.simple_colouring),
+    Rung("jellyfish", 6.4, fish.jellyfish),
+    Rung("hidden quad", 6.6, subsets.hidden_quad),
+    Rung("x-chain", 7.0, chains.x_chain),
+)
+"""The techniques in the order a person tries them, easiest first."""
+
+
+@dataclass(frozen=True)
+class Rating:
+    """How hard a puzzle is for a person solving without guessing.
+
+    ``techniques`` counts the uses of each technique (by its ``Step``
+    name); ``hardest`` is the hardest rung used, ``None`` if nothing was
+    needed. ``solved`` is False when the ladder ran out before the end.
+    """
+
+    level: str
+    score: float
+    techniques: dict[str, int] = field(default_factory=dict)
+    solved: bool = True
+    steps: int = 0
+    hardest: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "level": self.level,
+            "score": self.score,
+            "techniques": dict(self.techniques),
+            "solved": self.solved,
+            "steps": self.steps,
+            "hardest": self.hardest,
+        }
+
+
+def level_of(score: float) -> str:
+    """The level of a score: ``level_of(1.4)`` → ``"easy"``, ``level_of(10)`` → ``"extreme"``."""
+    return next((level for bound, level in BANDS if score < bound), "extreme")
+
+
+def _find(board: Board, uniqueness: bool) -> tuple[Rung, Step] | None:
+    for rung in LADDER:
+        if rung.uniqueness and not uniqueness:
+            continue
+        found = rung.find(board)
+        if found is not None:
+            return rung, found
+    return None
+
+
+def _apply(board: Board, step: Step) -> None:
+    for cell, digit in step.placements:
+        board.place(cell, digit)
+    for cell, digit in step.eliminations:
+        board.eliminate(cell, digit)
+
+
+def _walk(board: Board, uniqueness: bool) -> Iterator[tuple[Rung, Step]]:
+    """Every step to the end (or until stuck), applying each to ``board``."""
+    while not board.solved():
+        found = _find(board, uniqueness)
+        if found is None:
+            return
+        rung, step = found
+        step = replace(step, weight=rung.weight)
+        _apply(board, step)
+        yield rung, step
+
+
+def next_step(
+    grid: Grid, candidates: Candidates | None = None, *, uniqueness: bool = True
+) -> Step | None:
+    """The simplest deduction in ``grid``, or ``None`` if it is solved or no technique applies.
+
+    ``candidates`` (81 entries: a mask with bit ``d - 1`` for digit ``d``, or
+    a collection of digits) are a player's pencil marks; they narrow what the
+    placed digits allow, so the hint continues from the player's position.
+    ``uniqueness=False`` skips techniques that assume a unique solution.
+    Raises ``ValueError`` for a malformed grid, and :class:`Contradiction`
+    (a ``ValueError``) when the position provably has no solution.
+    """
+    board = Board.from_grid(grid, candidates)
+    if board.solved():
+        return None
+    found = _find(board, uniqueness)
+    if found is None:
+        return None
+    rung, step = found
+    return replace(step, weight=rung.weight)
+
+
+def logical_steps(
+    grid: Grid, candidates: Candidates | None = None, *, uniqueness: bool = True
+) -> Iterator[Step]:
+    """The whole solution path: each step as :func:`next_step` would give it, in turn."""
+    board = Board.from_grid(grid, candidates)
+    for _, step in _walk(board, uniqueness):
+        yield step
+
+
+def rate(grid: Grid, *, uniqueness: bool = True) -> Rating:
+    """The difficulty of ``grid`` (81 characters, ``.`` or ``0`` blank, or 81 ints).
+
+    Raises ``ValueError`` for a malformed grid or clashing givens, and
+    :class:`Contradiction` when logic shows the puzzle has no solution.
+    """
+    board = Board.from_grid(grid)
+    counts: dict[str, int] = {}
+    hardest: Rung | None = None
+    effort = 0.0
+    steps = 0
+    for rung, step in _walk(board, uniqueness):
+        counts[step.technique] = counts.get(step.technique, 0) + 1
+        if hardest is None or rung.weight > hardest.weight:
+            hardest = rung
+        effort += rung.weight - 1.0
+        steps += 1
+    solved = board.solved()
+    base = STUCK if not solved else hardest.weight if hardest else 0.0
+    score = round(base + work(effort), 3)
+    return Rating(level_of(score), score, counts, solved, steps, hardest.name if hardest else None)
+
+
+def work(effort: float) -> float:
+    """The work term: grows with ``effort`` (the summed weights above 1.0), below :data:`WORK`."""
+    return WORK * (1.0 - math.exp(-effort / 100.0))
