@@ -28,7 +28,7 @@ from sansu.sudoku.rater import (
     rate,
 )
 
-DATA = Path(__file__).resolve().parents[3] / "shared" / "data" / "sudoku"
+DATA = Path(__file__).resolve().parents[2] / "benchmarks" / "data" / "sudoku"
 
 # --- a tiny independent solver -------------------------------------------------------------
 
@@ -169,8 +169,6 @@ def test_revealing_givens_makes_a_puzzle_easier():
 
 def _lines(name: str) -> list[str]:
     path = DATA / name
-    if not path.exists():
-        pytest.skip(f"{path} is not here")
     return [line.strip() for line in path.read_text().splitlines() if line.strip()]
 
 
@@ -239,8 +237,8 @@ def test_grid_forms_agree():
     ("grid", "reason"),
     [
         ("1" * 80, "81 cells"),
-        ("x" + "." * 80, "bad character 'x' at r1c1"),
-        ("5...5" + "." * 76, r"r1c5: a 5 is already in row 1 \(r1c1\)"),
+        ("x" + "." * 80, "bad character 'x' at position 1 \\(r1c1\\)"),
+        ("5...5" + "." * 76, r"r1c1: a 5 is already in row 1 \(r1c5\)"),
         ([0] * 80 + [10], "r9c9: 10 is not a digit"),
         (None, "81-character string"),
     ],

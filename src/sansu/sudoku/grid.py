@@ -111,8 +111,10 @@ def as_grid(value: str | Sequence[int]) -> Grid:
     """
     if isinstance(value, str):
         return _digits_of_text(value)
-    if isinstance(value, tuple) and len(value) == SIZE and all(
-        type(v) is int and 0 <= v <= 9 for v in value
+    if (
+        isinstance(value, tuple)
+        and len(value) == SIZE
+        and all(type(v) is int and 0 <= v <= 9 for v in value)
     ):
         return value
     try:
@@ -155,12 +157,17 @@ def parse_grid(text: str) -> Grid:
     if not isinstance(text, str):
         raise ValueError(f"a grid is written as text, not {type(text).__name__}")
     grid = _digits_of_text(text)
+    check_givens(grid)
+    return grid
+
+
+def check_givens(grid: Sequence[int]) -> None:
+    """``ValueError`` naming the first given that breaks a classic rule, if any."""
     for cell, digit in enumerate(grid):
         if digit:
             clash = classic_clash(grid, cell, digit)
             if clash is not None:
                 raise ValueError(f"{cell_name(cell)}: {clash}")
-    return grid
 
 
 def format_grid(grid: str | Sequence[int]) -> str:

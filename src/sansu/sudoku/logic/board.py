@@ -12,6 +12,16 @@ from collections.abc import Sequence
 from typing import Final
 
 from sansu.core.cells import cell_name
+from sansu.sudoku.grid import (  # noqa: F401  (the techniques import the geometry from here)
+    BOXES,
+    COLUMNS,
+    PEERS,
+    ROWS,
+    UNITS,
+    as_grid,
+    box_of,
+    check_givens,
+)
 
 ALL: Final = 0x1FF
 BIT: Final = (0, *(1 << (d - 1) for d in range(1, 10)))
@@ -21,13 +31,6 @@ DIGITS: Final = tuple(tuple(d for d in range(1, 10) if m & BIT[d]) for m in rang
 COUNT: Final = tuple(len(ds) for ds in DIGITS)
 DIGIT_OF: Final = {BIT[d]: d for d in range(1, 10)}
 
-ROWS: Final = tuple(tuple(9 * r + c for c in range(9)) for r in range(9))
-COLUMNS: Final = tuple(tuple(9 * r + c for r in range(9)) for c in range(9))
-BOXES: Final = tuple(
-    tuple(9 * (3 * (b // 3) + i // 3) + 3 * (b % 3) + i % 3 for i in range(9)) for b in range(9)
-)
-UNITS: Final = ROWS + COLUMNS + BOXES
-"""Units 0-8 are rows, 9-17 columns, 18-26 boxes (all numbered row-major)."""
 UNIT_NAMES: Final = (
     *(f"row {i + 1}" for i in range(9)),
     *(f"column {i + 1}" for i in range(9)),
@@ -35,15 +38,8 @@ UNIT_NAMES: Final = (
 )
 
 
-def box_of(cell: int) -> int:
-    return (cell // 27) * 3 + (cell % 9) // 3
-
-
 CELL_UNITS: Final = tuple((c // 9, 9 + c % 9, 18 + box_of(c)) for c in range(81))
 """The row, column and box unit of each cell."""
-PEERS: Final = tuple(
-    tuple(sorted({p for u in CELL_UNITS[c] for p in UNITS[u]} - {c})) for c in range(81)
-)
 PEER_BITS: Final = tuple(sum(1 << p for p in PEERS[c]) for c in range(81))
 """``PEER_BITS[cell]``: the 20 peers of a cell as an 81-bit mask, to intersect sightlines."""
 NAMES: Final = tuple(cell_name(c) for c in range(81))
@@ -74,35 +70,9 @@ def read_grid(grid: str | Sequence[int]) -> list[int]:
     ``ValueError`` names the problem: the length, a bad character and where
     it is, or two givens that clash.
     """
-    if isinstance(grid, str):
-        line = grid.strip()
-        if len(line) != 81:
-            raise ValueError(f"a grid has 81 cells, this one has {len(line)} characters")
-        bad = next((i for i, ch in enumerate(line) if ch not in ".0123456789"), None)
-        if bad is not None:
-            raise ValueError(
-                f"bad character {line[bad]!r} at {NAMES[bad]}:"
-                " expected 1-9, or '.' or '0' for a blank"
-            )
-        values = [0 if ch == "." else ord(ch) - 48 for ch in line]
-    else:
-        try:
-            values = [int(v) for v in grid]
-        except (TypeError, ValueError):
-            raise ValueError("a grid is an 81-character string or a sequence of 81 ints") from None
-        if len(values) != 81:
-            raise ValueError(f"a grid has 81 cells, this one has {len(values)}")
-        bad = next((i for i, v in enumerate(values) if not 0 <= v <= 9), None)
-        if bad is not None:
-            raise ValueError(f"{NAMES[bad]}: {values[bad]} is not a digit 0-9")
-    for cell, digit in enumerate(values):
-        if digit:
-            for u in CELL_UNITS[cell]:
-                for other in UNITS[u]:
-                    if other > cell and values[other] == digit:
-                        where = f"{UNIT_NAMES[u]} ({NAMES[cell]})"
-                        raise ValueError(f"{NAMES[other]}: a {digit} is already in {where}")
-    return values
+    values = as_grid(grid)
+    check_givens(values)
+    return list(values)
 
 
 class Board:
