@@ -1,0 +1,463 @@
+"""The HTTP API and the WebSocket of each game.
+
+Everything lives under ``/api``; ``/api/docs`` shows the OpenAPI schema.
+A seat's token travels as ``Authorization: Bearer TOKEN`` (HTTP) or
+``?token=TOKEN`` (WebSocket, where browsers cannot set headers).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import pathlib
+import time
+from typing import Annotated, Any, Literal
+
+from fastapi import APIRouter, Body, Header, Path, Query, WebSocket
+from fastapi.responses import JSONResponse, PlainTextResponse
+from pydantic import BaseModel, ConfigDict, Field
+from starlette.websockets import WebSocketDisconnect
+
+import sansu
+from sansu.core.registry import game_class
+from sansu.server.computer import levels
+from sansu.server.errors import ApiError
+from sansu.server.hub import Connection, dumps
+from sansu.server.service import GameService, LiveGame
+
+RULES = pathlib.Path(__file__).resolve().parents[3] / "docs" / "rules"
+"""The rule texts of a source tree (the web app shows them)."""
+MAX_WS_MESSAGE = 16 * 1024
+"""Longest WebSocket message accepted from a client, in characters."""
+
+OptionValue = bool | int | str | None
+GameName = Literal[
+    tuple(sorted({k for g in sansu.game_ids() for k in (g, *game_class(g).aliases)}))
+]  # type: ignore[valid-type]
+Auth = Annotated[str | None, Header(description="Bearer TOKEN of a seat")]
+GameId = Annotated[str, Path(min_length=1, max_length=24, description="the server's id of a game")]
+
+
+class MarkdownResponse(PlainTextResponse):
+    media_type = "text/markdown"
+
+
+class ErrorDetail(BaseModel):
+    code: str = Field(description="stable, for programs: e.g. illegal_move, stale_state")
+    message: str = Field(description="for people: e.g. the rule a move breaks")
+    detail: dict[str, Any] | None = None
+
+
+class ErrorBody(BaseModel):
+    error: ErrorDetail
+
+
+def _errors(*codes: int) -> dict[int | str, dict[str, Any]]:
+    return {code: {"model": ErrorBody} for code in (*codes, 400, 413, 422)}
+
+
+class SeatSpec(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    kind: Literal["human", "computer"] = "human"
+    level: str | None = Field(None, max_length=16, description="a computer's level")
+    name: str | None = Field(None, max_length=64)
+
+
+class TimeControl(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    initial_seconds: float = Field(ge=1, le=604800)
+    increment_seconds: float = Field(0, ge=0, le=3600)
+
+
+class CreateGame(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    game: GameName = Field(description="a game id or alias, e.g. uttt")
+    options: dict[Annotated[str, Field(max_length=32)], OptionValue] = Field(
+        default_factory=dict, max_length=32
+    )
+    seats: list[SeatSpec] | None = Field(
+        None, max_length=8, description="one per player, in turn order (default: all human)"
+    )
+    take: list[Annotated[int, Field(ge=0, le=7)]] | None = Field(
+        None,
+        max_length=8,
+        description="seats the creator takes (default: the first human seat); one token holds them",
+    )
+    name: str | None = Field(None, max_length=64, description="the creator's name")
+    casual: bool = Field(True, description="casual games against the computer allow takebacks")
+    time_control: TimeControl | None = None
+
+
+class JoinGame(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    seat: int | None = Field(None, ge=0, le=7, description="default: the first free seat")
+    name: str | None = Field(None, max_length=64)
+
+
+class PlayMove(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    move: str = Field(max_length=64, description="the move's text, e.g. r5c5 or r5c5=7")
+    state: int = Field(ge=0, le=2**31, description="the state number the move was made in")
+
+
+class StateRef(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    state: int | None = Field(None, ge=0, le=2**31, description="the state number seen")
+
+
+class GameView(BaseModel):
+    """A game as one client may see it (abridged in the schema: see docs/server.md)."""
+
+    model_config = ConfigDict(extra="allow")
+    id: str
+    game: str
+    status: str
+    state: int
+    seq: int
+    seats: list[dict[str, Any]]
+    view: dict[str, Any]
+    you: list[int]
+
+
+class Created(BaseModel):
+    model_config = ConfigDict(extra="allow")
+    id: str
+    token: str | None
+    seats: list[int]
+    game: GameView
+
+
+def bearer(authorization: str | None) -> str | None:
+    if not authorization:
+        return None
+    scheme, _, value = authorization.partition(" ")
+    if scheme.lower() != "bearer" or not value.strip():
+        raise ApiError(401, "token_required", "use the header Authorization: Bearer TOKEN")
+    return value.strip()
+
+
+def catalog() -> dict[str, Any]:
+    games = []
+    for game_id in sansu.game_ids():
+        cls = game_class(game_id)
+        game = cls()
+        games.append(
+            {
+                "id": cls.id,
+                "title": cls.title,
+                "aliases": list(cls.aliases),
+                "players": game.num_players,
+                "options": [
+                    {
+                        "name": o.name,
+                        "kind": o.kind.__name__,
+                        "default": o.default,
+                        "help": o.help,
+                        "choices": None if o.choices is None else list(o.choices),
+                        "low": o.low,
+                        "high": o.high,
+                    }
+                    for o in cls.option_specs
+                ],
+            }
+        )
+    return {"games": games, "levels": list(levels())}
+
+
+def game_json(service: GameService, live: LiveGame, held: frozenset[int]) -> dict[str, Any]:
+    data = live.summary()
+    to_move = live.state.to_move
+    viewer = None if not held else (to_move if to_move in held else min(held))
+    data["you"] = sorted(held)
+    data["view"] = json.loads(live.view_json(viewer))
+    data["moves"] = [m.public() for m in live.moves]
+    data["presence"] = service.hub.presence(live)
+    data["can_take_back"] = bool(held) and service.can_take_back(live, held) is None
+    data["hidden_information"] = live.hidden
+    return data
+
+
+def build_router(service: GameService) -> APIRouter:
+    router = APIRouter(prefix="/api")
+
+    @router.get("/health", tags=["server"])
+    async def health() -> dict[str, Any]:
+        """Whether the server is up, and how busy."""
+        return {
+            "ok": True,
+            "store": service.store.dialect,
+            "games_in_memory": len(service.games),
+            "connections": service.hub.count(),
+            "commits": service.store.batches,
+            "writes": service.store.jobs,
+            "computer_moves": service.computer_moves,
+            "handling_ms": service.handling_ms(),
+            "loop_lag_ms": service.loop_lag_ms(),
+            "store_seconds": {
+                "statements": round(service.store.sql_seconds, 3),
+                "commits": round(service.store.commit_seconds, 3),
+            },
+        }
+
+    @router.get("/catalog", tags=["games"])
+    async def get_catalog() -> dict[str, Any]:
+        """Every game id with its title, players and options, and the computer levels."""
+        return catalog()
+
+    @router.get(
+        "/catalog/{game}/rules",
+        tags=["games"],
+        response_model=None,
+        responses={
+            200: {"content": {"text/markdown": {"schema": {"type": "string"}}}},
+            404: {"model": ErrorBody},
+            422: {"model": ErrorBody},
+        },
+    )
+    async def get_rules(game: GameName) -> MarkdownResponse:
+        """The rules of a game, as Markdown (``docs/rules/GAME.md``)."""
+        path = RULES / f"{game_class(game).id}.md"
+        if not path.is_file():
+            raise ApiError(404, "no_rules", f"the rules of {game!r} are not installed here")
+        return MarkdownResponse(path.read_text(encoding="utf-8"))
+
+    @router.post(
+        "/games", status_code=201, tags=["games"], responses=_errors(503), response_model=Created
+    )
+    async def create_game(body: CreateGame) -> dict[str, Any]:
+        """Creates a game. The token in the answer is shown only this once: keep it."""
+        live, token = await service.create(
+            body.game,
+            body.options,
+            None if body.seats is None else [s.model_dump() for s in body.seats],
+            take=body.take,
+            name=body.name,
+            casual=body.casual,
+            time_control=None if body.time_control is None else body.time_control.model_dump(),
+        )
+        held = live.seats_of(token)
+        return {
+            "id": live.id,
+            "token": token,
+            "seats": sorted(held),
+            "game": game_json(service, live, held),
+        }
+
+    @router.get("/games", tags=["archive"])
+    async def list_games(
+        status: Annotated[
+            Literal["active", "finished", "imported", "archive"] | None,
+            Query(description="archive: finished or imported"),
+        ] = None,
+        game: Annotated[GameName | None, Query(description="a game id or alias")] = None,
+        limit: Annotated[int, Query(ge=1, le=200)] = 50,
+        offset: Annotated[int, Query(ge=0, le=10**9)] = 0,
+    ) -> dict[str, Any]:
+        """Games, most recently changed first: to watch (active) or replay (archive)."""
+        if game is not None:
+            try:
+                game = game_class(game).id
+            except ValueError as error:
+                raise ApiError(422, "unknown_game", str(error)) from None
+        total, games = await service.list_games(
+            status=status, game=game, limit=limit, offset=offset
+        )
+        return {"total": total, "games": games}
+
+    @router.get(
+        "/games/{game_id}",
+        tags=["games"],
+        response_model=GameView,
+        responses=_errors(401, 403, 404),
+    )
+    async def get_game(game_id: GameId, authorization: Auth = None) -> dict[str, Any]:
+        """The game as the token's seat sees it (without a token: as a spectator)."""
+        live = await service.get(game_id)
+        token = bearer(authorization)
+        held = live.holder(token) if token else frozenset()
+        return game_json(service, live, held)
+
+    @router.post("/games/{game_id}/join", tags=["games"], responses=_errors(401, 403, 404, 409))
+    async def join_game(
+        game_id: GameId, body: Annotated[JoinGame | None, Body()] = None, authorization: Auth = None
+    ) -> dict[str, Any]:
+        """Takes a free seat. Answers a new token, shown only this once; with a token
+        of this game the seat joins it instead (two players on one device)."""
+        body = body or JoinGame()
+        live, seat, token = await service.join(
+            game_id, body.seat, body.name, token=bearer(authorization)
+        )
+        held = live.seats_of(token)
+        return {
+            "id": live.id,
+            "seat": seat,
+            "token": token,
+            "seats": sorted(held),
+            "game": game_json(service, live, held),
+        }
+
+    @router.post(
+        "/games/{game_id}/moves", tags=["play"], responses=_errors(401, 403, 404, 409, 503)
+    )
+    async def play(game_id: GameId, body: PlayMove, authorization: Auth = None) -> dict[str, Any]:
+        """Plays a move for the token's seat; refused if ``state`` is not the current one."""
+        live = await service.play(game_id, bearer(authorization), body.move, body.state)
+        return {
+            "state": live.version,
+            "seq": live.seq,
+            "move": live.moves[-1].public(),
+            "status": live.status,
+            "result": live.result,
+        }
+
+    @router.post("/games/{game_id}/resign", tags=["play"], responses=_errors(401, 403, 404, 409))
+    async def resign(
+        game_id: GameId, body: Annotated[StateRef | None, Body()] = None, authorization: Auth = None
+    ) -> dict[str, Any]:
+        """Resigns the token's seat: everyone else wins."""
+        live = await service.resign(
+            game_id, bearer(authorization), None if body is None else body.state
+        )
+        return {"state": live.version, "result": live.result}
+
+    @router.post("/games/{game_id}/takeback", tags=["play"], responses=_errors(401, 403, 404, 409))
+    async def takeback(
+        game_id: GameId, body: Annotated[StateRef | None, Body()] = None, authorization: Auth = None
+    ) -> dict[str, Any]:
+        """Casual games against the computer: undoes your last move and the replies after it."""
+        live = await service.take_back(
+            game_id, bearer(authorization), None if body is None else body.state
+        )
+        return {"state": live.version, "ply": len(live.moves)}
+
+    @router.post("/games/{game_id}/rematch", tags=["play"], responses=_errors(401, 403, 404, 409))
+    async def rematch(game_id: GameId, authorization: Auth = None) -> dict[str, Any]:
+        """Offers or accepts a rematch; once every player agreed, ``game_id`` is the new game
+        (seats turned by one; each player's token holds their new seat)."""
+        live = await service.offer_rematch(game_id, bearer(authorization))
+        return {"offers": live.rematch_offers, "game_id": live.rematch_id}
+
+    @router.delete("/games/{game_id}/rematch", tags=["play"], responses=_errors(401, 403, 404, 409))
+    async def decline_rematch(game_id: GameId, authorization: Auth = None) -> dict[str, Any]:
+        """Withdraws or declines a rematch offer."""
+        live = await service.decline_rematch(game_id, bearer(authorization))
+        return {"offers": live.rematch_offers, "game_id": live.rematch_id}
+
+    @router.get("/games/{game_id}/positions/{ply}", tags=["archive"], responses=_errors(404))
+    async def position(
+        game_id: GameId, ply: Annotated[int, Path(ge=0, le=100000)]
+    ) -> dict[str, Any]:
+        """The position after ``ply`` moves, as a spectator sees it: for replay."""
+        live = await service.get(game_id)
+        return await service.position(live, ply)
+
+    @router.get("/games/{game_id}/record", tags=["archive"], responses=_errors(404, 409))
+    async def record(game_id: GameId) -> dict[str, Any]:
+        """The game's JSON record (``sansu show --record`` reads it)."""
+        live = await service.get(game_id)
+        return service.record(live)
+
+    @router.post("/records", status_code=201, tags=["archive"], responses=_errors(503))
+    async def import_record(
+        record: Annotated[Any, Body(description="a sansu game record (JSON object)")],
+    ) -> dict[str, Any]:
+        """Stores a JSON record as an archived game, after replaying every move."""
+        live = await service.import_record(record)
+        return {"id": live.id, "status": live.status, "ply": len(live.moves)}
+
+    @router.websocket("/games/{game_id}/ws")
+    async def socket(
+        websocket: WebSocket, game_id: str, token: str | None = None, since: int | None = None
+    ) -> None:
+        await websocket.accept()
+        try:
+            live = await service.get(game_id)
+            held = live.holder(token) if token else frozenset()
+        except ApiError as error:
+            await websocket.send_text(dumps({"type": "error", **error.to_dict()["error"]}))
+            await websocket.close(code=4000 + error.status)
+            return
+        connection = Connection(websocket, live.id, held)
+        missed = (
+            [e.to_json() for e in await service.events_since(live, since)]
+            if since is not None
+            else []
+        )
+        hello = game_json(service, live, held)
+        hello.pop("presence", None)
+        hello.update(type="hello", missed=missed)
+        connection.send(dumps(hello))
+        service.hub.add(live, connection)
+        sender = asyncio.create_task(connection.run_sender())
+        try:
+            await _receive(service, live, connection, websocket)
+        finally:
+            service.hub.remove(live, connection)
+            await sender
+
+    return router
+
+
+async def _receive(
+    service: GameService, live: LiveGame, connection: Connection, websocket: WebSocket
+) -> None:
+    """Answers a client's messages: move, resign, takeback, rematch, ping."""
+    token = websocket.query_params.get("token")
+    while not connection.closed:
+        try:
+            text = await websocket.receive_text()
+        except (WebSocketDisconnect, RuntimeError):
+            return
+        request_id: Any = None
+        received = time.perf_counter()
+        try:
+            if len(text) > MAX_WS_MESSAGE:
+                raise ApiError(
+                    413, "too_large", f"a message is at most {MAX_WS_MESSAGE} characters"
+                )
+            try:
+                message = json.loads(text)
+            except json.JSONDecodeError as error:
+                raise ApiError(400, "malformed_json", f"not JSON: {error}") from None
+            if not isinstance(message, dict):
+                raise ApiError(400, "bad_message", "a message is a JSON object with a type")
+            request_id = message.get("id")
+            if request_id is not None and not isinstance(request_id, int | str):
+                request_id = None
+            kind = message.get("type")
+            state = message.get("state")
+            if state is not None and (isinstance(state, bool) or not isinstance(state, int)):
+                raise ApiError(422, "bad_message", "state is a whole number")
+            if kind == "ping":
+                connection.send(dumps({"type": "pong", "id": request_id}))
+                continue
+            if kind == "move":
+                move = message.get("move")
+                if not isinstance(move, str):
+                    raise ApiError(422, "bad_message", "a move message has the move's text in move")
+                await service.play(live.id, token, move, state)
+            elif kind == "resign":
+                await service.resign(live.id, token, state)
+            elif kind == "takeback":
+                await service.take_back(live.id, token, state)
+            elif kind == "rematch":
+                await service.offer_rematch(live.id, token)
+            elif kind == "decline_rematch":
+                await service.decline_rematch(live.id, token)
+            else:
+                raise ApiError(
+                    400,
+                    "bad_message",
+                    f"unknown message type {kind!r} (move, resign, takeback, rematch,"
+                    " decline_rematch, ping)",
+                )
+            connection.send(
+                dumps({"type": "ack", "id": request_id, "state": live.version, "seq": live.seq})
+            )
+            service.timings.append(time.perf_counter() - received)
+        except ApiError as error:
+            connection.send(dumps({"type": "error", "id": request_id, **error.to_dict()["error"]}))
+
+
+def error_response(error: ApiError) -> JSONResponse:
+    return JSONResponse(error.to_dict(), status_code=error.status)

@@ -1,0 +1,154 @@
+"""Live updates: the WebSocket connections of each game, what each one is sent, and presence.
+
+Each connection has its own outgoing queue and sender task, so a slow
+client never delays the others; one that falls too far behind is closed
+and catches up when it reconnects. Events that change the position carry
+the position as the recipient may see it (``state.view(seat)``, or
+``view(None)`` for a spectator), so a client needs no engine.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any, Protocol
+
+if TYPE_CHECKING:
+    from sansu.server.service import Event, LiveGame
+
+log = logging.getLogger("sansu.server")
+
+MAX_QUEUE = 1000
+"""Messages a connection may have waiting before it is dropped as too slow."""
+
+
+def dumps(data: Any) -> str:
+    return json.dumps(data, separators=(",", ":"), ensure_ascii=False)
+
+
+class Socket(Protocol):
+    async def send_text(self, data: str) -> None: ...
+
+    async def close(self, code: int = 1000, reason: str | None = None) -> None: ...
+
+
+class Connection:
+    """One client's WebSocket on one game: the seats its token holds, its queue."""
+
+    def __init__(self, socket: Socket, game_id: str, seats: frozenset[int]) -> None:
+        self.socket = socket
+        self.game_id = game_id
+        self.seats = seats
+        self.queue: asyncio.Queue[str | None] = asyncio.Queue()
+        self.closed = False
+
+    def viewer(self, to_move: int | None) -> int | None:
+        """The seat whose view this connection is sent (``None``: a spectator's)."""
+        if not self.seats:
+            return None
+        if to_move in self.seats:
+            return to_move
+        return min(self.seats)
+
+    def send(self, message: str) -> None:
+        if self.closed:
+            return
+        if self.queue.qsize() >= MAX_QUEUE:
+            log.warning("dropping a client of game %s that fell behind", self.game_id)
+            self.closed = True
+            self.queue.put_nowait(None)
+            return
+        self.queue.put_nowait(message)
+
+    async def run_sender(self) -> None:
+        """Sends queued messages until the connection closes."""
+        while True:
+            message = await self.queue.get()
+            if message is None:
+                with contextlib.suppress(Exception):
+                    await self.socket.close(code=1013, reason="too slow")
+                return
+            try:
+                await self.socket.send_text(message)
+            except Exception:
+                self.closed = True
+                return
+
+
+class Hub:
+    """Every open connection, by game."""
+
+    def __init__(self) -> None:
+        self.connections: dict[str, set[Connection]] = {}
+        self._presence: dict[str, str] = {}
+
+    def count(self) -> int:
+        return sum(len(c) for c in self.connections.values())
+
+    def add(self, live: LiveGame, connection: Connection) -> None:
+        self.connections.setdefault(live.id, set()).add(connection)
+        self.send_presence(live)
+
+    def remove(self, live: LiveGame, connection: Connection) -> None:
+        connection.closed = True
+        connection.queue.put_nowait(None)
+        conns = self.connections.get(live.id)
+        if conns is not None:
+            conns.discard(connection)
+            if not conns:
+                del self.connections[live.id]
+        self.send_presence(live)
+
+    def presence(self, live: LiveGame) -> dict[str, Any]:
+        """Which seats have someone here (computers always do), and how many watch."""
+        conns = self.connections.get(live.id, ())
+        here: set[int] = set()
+        spectators = 0
+        for c in conns:
+            if c.seats:
+                here |= c.seats
+            else:
+                spectators += 1
+        seats = [s.kind == "computer" or s.seat in here for s in live.seats]
+        return {"type": "presence", "seats": seats, "spectators": spectators}
+
+    def send_presence(self, live: LiveGame) -> None:
+        message = dumps(self.presence(live))
+        if self._presence.get(live.id) == message:
+            return
+        self._presence[live.id] = message
+        for c in self.connections.get(live.id, ()):
+            c.send(message)
+
+    def forget(self, game_id: str) -> None:
+        self._presence.pop(game_id, None)
+
+    def publish(self, live: LiveGame, events: Iterable[Event]) -> None:
+        """Sends ``events`` (already committed) to every connection of the game."""
+        conns = self.connections.get(live.id)
+        if not conns:
+            return
+        for event in events:
+            base = dumps(event.to_json())
+            if not event.position:
+                for c in conns:
+                    c.send(base)
+                continue
+            extras: dict[int | None, str] = {}
+            to_move = live.state.to_move
+            for c in conns:
+                viewer = c.viewer(to_move)
+                message = extras.get(viewer)
+                if message is None:
+                    message = (
+                        base[:-1]
+                        + ',"view":'
+                        + live.view_json(viewer)
+                        + ","
+                        + (live.status_json()[1:])
+                    )
+                    extras[viewer] = message
+                c.send(message)

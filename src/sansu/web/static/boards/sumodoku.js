@@ -1,0 +1,280 @@
+// Sumodoku board: coloured pieces on a Sudoku grid. Each colour is also a
+// digit, printed on the piece, so the board reads without colour vision.
+// Beside the board: each player's pieces left, the colour picker, the
+// "Sudoku!" claim button (only when a claim is allowed) with the claim's
+// countdown, and the challenge button of the honour variant. Variant marks:
+// long diagonals, odd (circle) and even (square) shading, consecutive bars.
+
+import {DigitPad, Grid, cellIndex, cellName, clockText, h, installStyle, ordinal, s}
+  from '../js/kit.js';
+
+export const meta = {
+  id: 'sumodoku',
+  title: 'Sumodoku',
+  pitch: 'Two players build one Sudoku out of coloured pieces. Place all yours, leave your '
+    + 'opponent without a move, or shout "Sudoku!" and finish the grid alone.',
+  playerName: (p) => ['First player', 'Second player'][p] ?? `Player ${p + 1}`,
+  playerColour: (p) => ['var(--fg)', 'var(--muted)'][p],
+};
+
+const CSS = `
+.sd .cell .piece {
+  width: 80%; height: 80%; border-radius: 50%; display: grid; place-items: center;
+  background: var(--pc); color: var(--pc-fg); font-weight: 800; font-size: calc(100cqw / 9 * .46);
+  box-shadow: inset 0 -2px 0 rgb(0 0 0 / .18);
+}
+.sd .cell .piece.claim { box-shadow: inset 0 0 0 max(2px, .4cqw) var(--bg); }
+.sd .cell.is-last .piece { animation: sd-drop .35s ease-out; }
+.sd .cell.is-last::before { content: ''; position: absolute; inset: 4%; border-radius: 6px;
+  border: max(2px, .5cqw) solid var(--focus); }
+.sd .cell .hole { width: 50%; height: 50%; border-radius: 50%; border: 2px dashed var(--muted); }
+.sd .cell.is-open:hover { background: color-mix(in srgb, var(--accent) 12%, transparent); }
+.sd .odd, .sd .even { fill: color-mix(in srgb, var(--grid-thin) 38%, transparent); }
+.sd .diag { stroke: var(--grid-thin); stroke-width: .06; stroke-dasharray: .15 .1; }
+.sd .bar { fill: var(--board-bg); stroke: var(--grid-thick); stroke-width: .035; }
+@keyframes sd-drop { from { transform: scale(.4); opacity: .3; } to { transform: scale(1); opacity: 1; } }
+.sd-side .hands { display: grid; gap: .5rem; }
+.sd-side .hand { display: flex; flex-wrap: wrap; gap: .25rem; align-items: center; }
+.sd-side .hand .who { width: 100%; font-size: .9rem; color: var(--muted); }
+.sd-side .chip { display: inline-grid; place-items: center; min-width: 2.1rem; height: 2.1rem;
+  border-radius: 50%; background: var(--pc); color: var(--pc-fg); font-weight: 800; position: relative;
+  font-size: .95rem; }
+.sd-side .chip .n { position: absolute; right: -.35rem; bottom: -.3rem; background: var(--surface);
+  color: var(--fg); border: 1px solid var(--border); border-radius: 1rem; font-size: .7rem;
+  padding: 0 .25rem; font-weight: 700; }
+.sd-side .chip.empty { opacity: .25; }
+.sd-side .pad-key .piece-key { width: 74%; height: 74%; border-radius: 50%; display: grid;
+  place-items: center; background: var(--pc); color: var(--pc-fg); font-size: .95em; }
+.sd-side .pad-key .count { right: 1px; bottom: 0; background: var(--surface); border-radius: 6px;
+  padding: 0 2px; line-height: 1.2; }
+.sd-side .actions { display: flex; gap: .5rem; flex-wrap: wrap; margin-top: .6rem; }
+.sd-side .claim-btn { font-weight: 800; }
+.sd-side .countdown { font-size: 1.6rem; font-weight: 800; font-variant-numeric: tabular-nums; }
+.sd-side .countdown.low { color: var(--danger); }
+.sd-side .claim-note { font-size: .9rem; color: var(--muted); margin: .4rem 0 0; }
+`;
+
+function colourVars(colour) {
+  return `--pc: var(--c${colour}); --pc-fg: var(--c${colour}-fg)`;
+}
+
+export function createBoard(ctx) {
+  installStyle('sumodoku', CSS);
+  const grid = new Grid({rows: 9, cols: 9, label: 'Sumodoku board', className: 'sd'});
+  let view = null;
+  let info = {};
+  let armed = null;
+  let timer = null;
+
+  const hands = h('div', {class: 'hands'});
+  const pad = new DigitPad({label: 'Colour to place', onPick: (d) => pick(d)});
+  const claimBtn = h('button', {type: 'button', class: 'btn primary claim-btn', hidden: true,
+    onclick: () => ctx.propose('sudoku')}, 'Sudoku!');
+  const eraseBtn = h('button', {type: 'button', class: 'btn', hidden: true, 'data-action': 'erase',
+    onclick: () => ctx.propose(`erase ${cellName(grid.selected)}`)}, 'Take back this piece');
+  const challengeBtn = h('button', {type: 'button', class: 'btn', hidden: true,
+    onclick: () => ctx.propose('challenge')}, 'Challenge: the board holds a duplicate');
+  const countdown = h('div', {class: 'countdown', role: 'timer', 'aria-live': 'off', hidden: true});
+  const claimNote = h('p', {class: 'claim-note'});
+  const side = h('div', {class: 'sd-side panel'},
+    h('h3', {}, 'Pieces left'), hands,
+    h('h3', {style: 'margin-top:.8rem'}, 'Place a colour'), pad.el,
+    h('div', {class: 'actions'}, claimBtn, challengeBtn, eraseBtn), countdown, claimNote);
+
+  function showErase() {
+    const selected = grid.selected >= 0 ? cellName(grid.selected) : null;
+    eraseBtn.hidden = !(info.canPlay && view?.phase === 'claim' && selected
+      && (view.claim_cells || []).includes(selected));
+  }
+  grid.onSelect = () => showErase();
+
+  function canUse(colour) {
+    if (!view || view.to_move === null) return false;
+    return (view.legal_moves || []).some((m) => m.endsWith(`=${colour}`));
+  }
+
+  function pick(d) {
+    if (grid.selected >= 0 && !view?.cells[grid.selected]) {
+      ctx.propose(`${cellName(grid.selected)}=${d}`);
+      return;
+    }
+    armed = armed === d ? null : d;
+    renderSide();
+    ctx.explain(armed ? `Now choose an empty cell for colour ${armed}` : '', 'hint');
+  }
+
+  grid.onActivate = (i, key) => {
+    if (!view) return;
+    const name = cellName(i);
+    const cell = view.cells[i];
+    const claimPiece = (view.claim_cells || []).includes(name);
+    if (key === 'erase') {
+      if (claimPiece) ctx.propose(`erase ${name}`);
+      else ctx.explain(`${name}: only pieces placed during the claim can be taken back`);
+      return;
+    }
+    if (typeof key === 'number') ctx.propose(`${name}=${key}`);
+    else if (!cell && armed) ctx.propose(`${name}=${armed}`);
+    else if (!cell) ctx.explain(`${name}: type a colour's digit, or pick a colour beside the board`, 'hint');
+  };
+
+  function renderSide() {
+    const v = view;
+    if (!v) return;
+    const left = v.pieces_left || [[], []];
+    const name = (p) => ctx.playerName(p);
+    const handRow = (label, counts) => h('div', {class: 'hand'}, h('span', {class: 'who'}, label),
+      ...counts.map((n, k) => h('span', {class: `chip${n ? '' : ' empty'}`, style: colourVars(k + 1),
+        'aria-label': `colour ${k + 1}: ${n} left`}, k + 1, h('span', {class: 'n'}, n))));
+    if (v.pool) {
+      hands.replaceChildren(handRow('Shared pool', v.pool));
+    } else {
+      hands.replaceChildren(
+        ...[0, 1].map((p) => handRow(`${name(p)} — ${(v.pieces_left_total || [])[p] ?? 0} pieces`,
+          left[p] || [])));
+    }
+    const mover = v.to_move;
+    pad.update((d) => {
+      const count = mover === null ? 0 : (v.pool ? v.pool[d - 1] : left[mover]?.[d - 1]) ?? 0;
+      return {
+        enabled: !!info.canPlay && canUse(d),
+        pressed: armed === d,
+        label: `colour ${d}, ${count} left`,
+        content: [h('span', {class: 'piece-key', style: colourVars(d)}, d),
+          h('span', {class: 'count', 'aria-hidden': 'true'}, count)],
+      };
+    });
+    const words = new Set((v.legal_moves || []).filter((m) => !m.includes('=')));
+    claimBtn.hidden = !(info.canPlay && words.has('sudoku'));
+    if (!claimBtn.hidden) {
+      claimBtn.textContent = `Sudoku! (${v.claim_minutes} minutes to finish the grid)`;
+    }
+    challengeBtn.hidden = !(info.canPlay && words.has('challenge'));
+    showErase();
+    if (v.phase === 'claim' && !v.result) {
+      claimNote.textContent = `${name(v.claimant)} claimed Sudoku on their ${ordinal(v.claim_turn)} `
+        + 'turn and must complete the grid alone. To take back a claim piece, select it and press '
+        + 'Delete (or the button above).';
+    } else if (!v.result && v.to_move !== null) {
+      const [first, lastTurn] = v.claim_turns || [16, 35];
+      const turn = v.turn_number;
+      if (v.claim_open) {
+        claimNote.textContent = `A claim is open on this turn (${ordinal(turn)}): `
+          + `${v.claim_minutes} minutes to complete the grid.`;
+      } else if (turn < first) {
+        claimNote.textContent = `Claims open on each player's turns ${first}–${lastTurn}; `
+          + `this is ${name(v.to_move).toLowerCase()}'s ${ordinal(turn)}.`;
+      } else {
+        claimNote.textContent = `Claims closed after turn ${lastTurn}.`;
+      }
+    } else {
+      claimNote.textContent = '';
+    }
+    tick();
+  }
+
+  function tick() {
+    clearTimeout(timer);
+    const deadline = info.deadline;
+    if (!view || view.phase !== 'claim' || view.result || !deadline) {
+      countdown.hidden = true;
+      return;
+    }
+    const left = (deadline - Date.now()) / 1000;
+    countdown.hidden = false;
+    countdown.textContent = `${clockText(left)} left`;
+    countdown.classList.toggle('low', left < 60);
+    timer = setTimeout(tick, 250);
+  }
+
+  return {
+    el: grid.el,
+    side,
+    grid,
+    update(v, i = {}) {
+      view = v;
+      info = i;
+      if (armed && !canUse(armed)) armed = null;
+      draw(grid, v);
+      renderSide();
+    },
+    destroy() { clearTimeout(timer); },
+    whyNot: (v, move) => {
+      const i = cellIndex(move);
+      if (i < 0 || !v.cells[i]) return null;
+      return `${move.split('=')[0]} already holds colour ${v.cells[i].value}`;
+    },
+    describeMove: (v, move) => {
+      const m = /^(r\dc\d)=(\d)$/.exec(move);
+      if (m) return `colour ${m[2]} at ${m[1]}`;
+      if (move === 'sudoku') return 'claims Sudoku!';
+      return move;
+    },
+    statusDetail: (v) => {
+      if (v.result || v.to_move === null) return '';
+      if (v.phase === 'claim') return 'completing the grid alone';
+      return `turn ${v.turn_number}`;
+    },
+  };
+}
+
+function draw(grid, v) {
+  const legalCells = new Set((v.legal_moves || []).filter((m) => m.includes('='))
+    .map((m) => m.split('=')[0]));
+  const last = v.last_move && /^r\dc\d/.test(v.last_move) ? cellIndex(v.last_move) : -1;
+  const variants = v.variants || {};
+  const claim = new Set(v.claim_cells || []);
+  const holes = new Set(v.holes || []);
+  grid.clearLayers();
+  if (variants.parity) {
+    [...variants.parity].forEach((mark, i) => {
+      const x = i % 9, y = Math.floor(i / 9);
+      if (mark === 'o') grid.under.append(s('circle', {cx: x + 0.5, cy: y + 0.5, r: 0.4, class: 'odd'}));
+      if (mark === 'e') {
+        grid.under.append(s('rect', {x: x + 0.12, y: y + 0.12, width: 0.76, height: 0.76,
+          rx: 0.04, class: 'even'}));
+      }
+    });
+  }
+  if (variants.diagonals) {
+    grid.under.append(s('line', {x1: 0, y1: 0, x2: 9, y2: 9, class: 'diag'}));
+    grid.under.append(s('line', {x1: 9, y1: 0, x2: 0, y2: 9, class: 'diag'}));
+  }
+  grid.drawLines(grid.over);
+  for (const [a, b] of variants.consecutive || []) {
+    const ia = cellIndex(a), ib = cellIndex(b);
+    const ra = Math.floor(ia / 9), ca = ia % 9, rb = Math.floor(ib / 9), cb = ib % 9;
+    if (ra === rb) {
+      const x = Math.max(ca, cb);
+      grid.over.append(s('rect', {x: x - 0.07, y: ra + 0.3, width: 0.14, height: 0.4, rx: 0.04,
+        class: 'bar'}));
+    } else {
+      const y = Math.max(ra, rb);
+      grid.over.append(s('rect', {x: ca + 0.3, y: y - 0.07, width: 0.4, height: 0.14, rx: 0.04,
+        class: 'bar'}));
+    }
+  }
+  const parity = variants.parity || '';
+  grid.cells.forEach((el, i) => {
+    const cell = v.cells[i];
+    const name = cellName(i);
+    el.classList.toggle('is-last', i === last);
+    el.classList.toggle('is-open', legalCells.has(name));
+    let label;
+    if (cell) {
+      const cls = `piece owner-${cell.player ?? 'none'}${claim.has(name) ? ' claim' : ''}`;
+      el.replaceChildren(h('span', {class: cls, style: colourVars(cell.value)}, cell.value));
+      label = `${name}: colour ${cell.value}`;
+      if (cell.player !== null && cell.player !== undefined) label += `, placed by ${cell.player === 0 ? 'the first' : 'the second'} player`;
+      if (claim.has(name)) label += ', placed during the claim';
+      if (i === last) label += ', the last move';
+    } else {
+      el.replaceChildren(...(holes.has(name) ? [h('span', {class: 'hole', 'aria-hidden': 'true'})] : []));
+      label = `${name}: empty${holes.has(name) ? ' (a hole left by a removed piece)' : ''}`;
+      if (legalCells.has(name)) label += ', open';
+    }
+    if (parity[i] === 'o') label += '; odd cell';
+    if (parity[i] === 'e') label += '; even cell';
+    el.setAttribute('aria-label', label);
+  });
+}

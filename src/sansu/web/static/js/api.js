@@ -1,0 +1,169 @@
+// Talking to the game server: its HTTP API and one WebSocket per game.
+// Seat tokens are secrets handed out once, when a seat is taken; the browser
+// keeps them in localStorage (per game id) so a reload, or coming back later,
+// resumes the game in the same seat.
+
+const TOKENS_KEY = 'sansu.seats';
+
+export class ApiError extends Error {
+  constructor(status, message, body) {
+    super(message);
+    this.status = status;
+    this.body = body;
+    this.code = body?.error?.code ?? null;
+  }
+}
+
+async function request(method, path, body, token) {
+  const headers = {Accept: 'application/json'};
+  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  if (token) headers.Authorization = `Bearer ${token}`;
+  let res;
+  try {
+    res = await fetch(path, {method, headers, body: body === undefined ? undefined : JSON.stringify(body)});
+  } catch (error) {
+    throw new ApiError(0, 'The server cannot be reached.', null);
+  }
+  const text = await res.text();
+  let data = null;
+  try { data = text ? JSON.parse(text) : null; } catch { data = text; }
+  if (!res.ok) throw new ApiError(res.status, errorText(data) || `${res.status} ${res.statusText}`, data);
+  return data;
+}
+
+/** The human-readable reason of an error answer: `{"error": {"code", "message"}}`. */
+export function errorText(data) {
+  if (!data) return '';
+  if (typeof data === 'string') return data;
+  const e = data.error;
+  if (e && typeof e === 'object') return e.message || e.code || '';
+  return typeof e === 'string' ? e : (data.message || '');
+}
+
+// -- seat tokens ---------------------------------------------------------------
+
+function allSeats() {
+  try { return JSON.parse(localStorage.getItem(TOKENS_KEY) || '{}'); } catch { return {}; }
+}
+
+/** The seats this browser holds in game `id`: {seat number: token}. */
+export function heldSeats(id) {
+  return allSeats()[id]?.seats || {};
+}
+
+/** Remembers that `token` holds `seats` (a list) in game `id`. */
+export function keepSeats(id, seats, token) {
+  const all = allSeats();
+  const entry = all[id] || {seats: {}, at: Date.now()};
+  for (const seat of seats) entry.seats[seat] = token;
+  entry.at = Date.now();
+  all[id] = entry;
+  localStorage.setItem(TOKENS_KEY, JSON.stringify(all));
+}
+
+/** Forgets a token the server no longer knows. */
+export function dropToken(id, token) {
+  const all = allSeats();
+  const entry = all[id];
+  if (!entry) return;
+  for (const [seat, t] of Object.entries(entry.seats)) if (t === token) delete entry.seats[seat];
+  if (!Object.keys(entry.seats).length) delete all[id];
+  localStorage.setItem(TOKENS_KEY, JSON.stringify(all));
+}
+
+/** Ids of the games this browser holds a seat in, most recent first. */
+export function myGameIds() {
+  return Object.entries(allSeats()).sort((a, b) => (b[1].at || 0) - (a[1].at || 0)).map(([id]) => id);
+}
+
+// -- the API ---------------------------------------------------------------------
+
+const enc = encodeURIComponent;
+
+export const api = {
+  /** {games: [{id, title, players, options}], levels: [...]} */
+  catalog: () => request('GET', '/api/catalog'),
+  rules: async (game) => {
+    const res = await fetch(`/api/catalog/${enc(game)}/rules`,
+      {headers: {Accept: 'text/markdown, text/plain'}});
+    if (!res.ok) throw new ApiError(res.status, 'The rules page is not available.', null);
+    return res.text();
+  },
+  /** A sample position of a game, for the picture on the home page. */
+  sample: (game) => request('GET', `samples/${enc(game)}.json`),
+  create: (body) => request('POST', '/api/games', body),
+  game: (id, token) => request('GET', `/api/games/${enc(id)}`, undefined, token),
+  join: (id, seat, name, token) => request('POST', `/api/games/${enc(id)}/join`,
+    {seat, name: name || null}, token),
+  move: (id, token, move, state) => request('POST', `/api/games/${enc(id)}/moves`,
+    {move, state}, token),
+  resign: (id, token, state) => request('POST', `/api/games/${enc(id)}/resign`, {state}, token),
+  takeback: (id, token, state) => request('POST', `/api/games/${enc(id)}/takeback`, {state}, token),
+  rematch: (id, token) => request('POST', `/api/games/${enc(id)}/rematch`, undefined, token),
+  declineRematch: (id, token) => request('DELETE', `/api/games/${enc(id)}/rematch`, undefined, token),
+  list: (params = {}) => {
+    const qs = new URLSearchParams(Object.entries(params)
+      .filter(([, v]) => v !== undefined && v !== null && v !== ''));
+    return request('GET', `/api/games${qs.toString() ? `?${qs}` : ''}`);
+  },
+  position: (id, ply) => request('GET', `/api/games/${enc(id)}/positions/${ply}`),
+  recordUrl: (id) => `/api/games/${enc(id)}/record`,
+};
+
+/**
+ * The live connection to one game. Reconnects with backoff when dropped and
+ * calls `onEvent` for every message; `onStatus('open'|'closed')` on changes.
+ */
+export class Live {
+  constructor(id, token, {onEvent, onStatus, since}) {
+    this.id = id;
+    this.token = token;
+    this.since = since || (() => null);
+    this.onEvent = onEvent;
+    this.onStatus = onStatus || (() => {});
+    this.closed = false;
+    this.tries = 0;
+    this.queue = [];
+    this.connect();
+  }
+
+  connect() {
+    if (this.closed) return;
+    const proto = location.protocol === 'https:' ? 'wss' : 'ws';
+    const params = new URLSearchParams();
+    if (this.token) params.set('token', this.token);
+    const since = this.since();
+    if (since !== null && since !== undefined) params.set('since', since);
+    const qs = params.toString() ? `?${params}` : '';
+    const ws = new WebSocket(`${proto}://${location.host}/api/games/${enc(this.id)}/ws${qs}`);
+    this.ws = ws;
+    ws.onopen = () => {
+      this.tries = 0;
+      this.onStatus('open');
+      for (const msg of this.queue.splice(0)) ws.send(JSON.stringify(msg));
+    };
+    ws.onmessage = (e) => {
+      let data;
+      try { data = JSON.parse(e.data); } catch { return; }
+      this.onEvent(data);
+    };
+    ws.onclose = () => {
+      if (this.closed) return;
+      this.onStatus('closed');
+      const wait = Math.min(8000, 300 * 2 ** this.tries++);
+      this.timer = setTimeout(() => this.connect(), wait);
+    };
+    ws.onerror = () => ws.close();
+  }
+
+  send(msg) {
+    if (this.ws && this.ws.readyState === WebSocket.OPEN) this.ws.send(JSON.stringify(msg));
+    else this.queue.push(msg);
+  }
+
+  close() {
+    this.closed = true;
+    clearTimeout(this.timer);
+    try { this.ws?.close(); } catch { /* already gone */ }
+  }
+}

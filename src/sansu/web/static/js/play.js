@@ -1,0 +1,637 @@
+// A game in progress (or finished): the board, whose turn it is, the seats
+// with presence and clocks, the move list with stepping, and the controls
+// (resign, takeback against the computer, rematch, invitation link). The
+// server is the judge: a move is sent with the state number it was made in,
+// and the board changes only when the server says that a move happened.
+
+import {Live, api, dropToken, heldSeats, keepSeats} from './api.js';
+import {go, route} from './app.js';
+import {boardModule} from './games.js';
+import {clockText, h, s, scrollWithin} from './kit.js';
+import {announce, copyText, errorNotice, playSound} from './ui.js';
+
+route(/^\/(?:play|replay|watch)\/([\w-]+)$/, 'play', async (main, m) => {
+  const page = new GamePage(main, m[1]);
+  await page.start();
+  return () => page.stop();
+});
+
+route(/^\/join\/([\w-]+)$/, 'play', async (main, m) => joinPage(main, m[1]));
+
+const ICONS = {
+  first: 'M6 5h2v14H6zM20 5v14L9 12z',
+  previous: 'M17 5v14L6 12z',
+  next: 'M7 5v14l11-7z',
+  last: 'M16 5h2v14h-2zM4 5v14l11-7z',
+};
+
+const POSITION_EVENTS = new Set(['move', 'takeback', 'resign', 'flag']);
+
+class GamePage {
+  constructor(main, id) {
+    this.main = main;
+    this.id = id;
+    this.g = null;          // the game as the server describes it (GET /api/games/{id})
+    this.viewing = null;    // null: the live position; n: the position after n moves
+    this.positions = new Map();
+    this.pending = false;
+    this.clockAt = Date.now();
+    this.stopped = false;
+  }
+
+  get held() { return heldSeats(this.id); }
+
+  get token() {
+    const tokens = Object.values(this.held);
+    return tokens.length ? tokens[0] : null;
+  }
+
+  mine(seat) {
+    return seat !== null && seat !== undefined && String(seat) in this.held;
+  }
+
+  get players() { return this.g.seats.length; }
+
+  get solo() { return Object.keys(this.held).length === 1; }
+
+  async start() {
+    try {
+      this.g = await this.fetch();
+    } catch (error) {
+      this.main.append(errorNotice(error.status === 404 ? 'There is no such game.' : error.message),
+        h('p', {}, h('a', {href: '#/'}, 'Back to the games')));
+      return;
+    }
+    this.mod = await boardModule(this.g.game);
+    this.build();
+    this.render();
+    this.live = new Live(this.id, this.token, {
+      onEvent: (e) => this.event(e),
+      onStatus: (s) => this.connection(s),
+    });
+  }
+
+  /** The game from the server, as this browser's seats see it (a stale token is dropped). */
+  async fetch() {
+    const token = this.token;
+    try {
+      return await api.game(this.id, token);
+    } catch (error) {
+      if (token && (error.status === 403 || error.status === 401)) {
+        dropToken(this.id, token);
+        return api.game(this.id, null);
+      }
+      throw error;
+    }
+  }
+
+  stop() {
+    this.stopped = true;
+    this.live?.close();
+    this.board?.destroy?.();
+    clearInterval(this.clockTimer);
+    clearTimeout(this.refreshTimer);
+  }
+
+  // -- names ----------------------------------------------------------------------------
+
+  seatName(p) {
+    return this.mod.meta.playerName(p, this.g.view);
+  }
+
+  playerLabel(p) {
+    const seat = this.g.seats[p];
+    const base = this.seatName(p);
+    if (seat?.kind === 'computer') return `${base} — computer${seat.level ? ` (${seat.level})` : ''}`;
+    if (this.mine(p) && this.solo) return `${base} — you`;
+    if (seat?.name) return `${base} — ${seat.name}`;
+    return base;
+  }
+
+  // -- layout -----------------------------------------------------------------------------
+
+  build() {
+    const mod = this.mod;
+    const title = this.g.title || mod.meta.title;
+    document.title = `${title} — sansu`;
+    // Not a live region itself: moves and results are announced once, by announce().
+    this.statusEl = h('div', {class: 'status', 'data-testid': 'status'});
+    this.explainEl = h('div', {class: 'explain', 'data-testid': 'explain'});
+    this.banner = h('div', {class: 'notice history', hidden: true, 'data-testid': 'history-banner'});
+    this.board = mod.createBoard({
+      propose: (move) => this.propose(move),
+      explain: (text, kind) => this.explain(text, kind),
+      playerName: (p) => this.seatName(p),
+    });
+    this.boardHost = h('div', {class: 'board-host', 'data-game': this.g.game}, this.board.el);
+    this.seatsEl = h('div', {class: 'seats', 'data-testid': 'seats'});
+    this.watchersEl = h('p', {class: 'muted', style: 'margin:.3rem 0 0;font-size:.85rem'});
+    this.movesEl = h('ol', {class: 'moves', 'aria-label': 'Moves', 'data-testid': 'moves'});
+    this.stepper = h('div', {class: 'stepper', role: 'group', 'aria-label': 'Step through the game'},
+      this.stepButton(ICONS.first, 'First position', 'first', () => this.step('first')),
+      this.stepButton(ICONS.previous, 'Previous move', 'previous', () => this.step(-1)),
+      this.stepButton(ICONS.next, 'Next move', 'next', () => this.step(1)),
+      this.stepButton(ICONS.last, 'Current position', 'last', () => this.step('last')));
+    this.controls = h('div', {class: 'row controls'});
+    this.shareEl = h('div', {class: 'panel', hidden: true, 'data-testid': 'share'});
+    this.connEl = h('p', {class: 'muted', 'aria-live': 'polite', style: 'margin:0;font-size:.85rem'});
+    this.main.append(h('div', {class: 'game-page', 'data-game-id': this.id},
+      h('div', {class: 'board-col'}, this.statusEl, this.banner, this.boardHost, this.explainEl),
+      h('div', {class: 'side'},
+        h('div', {class: 'panel'}, h('h2', {}, title), this.seatsEl, this.watchersEl, this.connEl),
+        this.shareEl,
+        this.board.side || null,
+        h('div', {class: 'panel'}, h('h3', {}, 'Moves'), this.movesEl, this.stepper,
+          h('p', {class: 'muted', style: 'margin:.4rem 0 0;font-size:.8rem'},
+            'Page Up / Page Down step through the game.')),
+        h('div', {class: 'panel'}, this.controls))));
+    this.keyHandler = (e) => {
+      if (e.target.closest?.('input, select, textarea')) return;
+      if (e.key === 'PageUp') { e.preventDefault(); this.step(-1); }
+      if (e.key === 'PageDown') { e.preventDefault(); this.step(1); }
+    };
+    this.main.addEventListener('keydown', this.keyHandler);
+    this.clockTimer = setInterval(() => this.renderClocks(), 250);
+  }
+
+  stepButton(path, label, name, onclick) {
+    return h('button', {type: 'button', class: 'btn small', 'aria-label': label, title: label,
+      'data-step': name, onclick}, s('svg', {viewBox: '0 0 24 24', 'aria-hidden': 'true'},
+      s('path', {d: path})));
+  }
+
+  // -- the server's news --------------------------------------------------------------------
+
+  connection(state) {
+    this.connEl.textContent = state === 'open' ? '' : 'Connection lost — reconnecting…';
+  }
+
+  async refresh() {
+    try {
+      this.setGame(await this.fetch());
+    } catch { /* the socket brings the state when it is back */ }
+  }
+
+  setGame(g) {
+    this.g = g;
+    this.clockAt = Date.now();
+    this.pending = false;
+    if (this.viewing !== null && this.viewing >= g.moves.length) this.viewing = null;
+    this.render();
+  }
+
+  event(e) {
+    if (this.stopped || !this.g) return;
+    const type = e.type;
+    if (type === 'hello') {
+      const {type: _t, missed: _m, ...game} = e;
+      this.setGame({...this.g, ...game});
+      return;
+    }
+    if (type === 'error') {
+      this.pending = false;
+      this.explain(e.message || 'The server refused that.');
+      return;
+    }
+    if (type === 'pong' || type === 'ack') return;
+    if (e.seq) this.g.seq = Math.max(this.g.seq || 0, e.seq);
+    if (type === 'presence') {
+      this.g.presence = e;
+      this.renderSeats();
+      return;
+    }
+    if (POSITION_EVENTS.has(type)) {
+      if (e.state < this.g.state) return;  // older than what is shown
+      if (type === 'move') {
+        this.g.moves = [...this.g.moves.slice(0, e.ply - 1), {ply: e.ply, move: e.move, seat: e.seat,
+          at: e.at}];
+      } else if (type === 'takeback') {
+        this.g.moves = this.g.moves.slice(0, e.ply);
+        this.positions.clear();
+      }
+      Object.assign(this.g, {view: e.view ?? this.g.view, state: e.state, status: e.status,
+        result: e.result, termination: e.termination, clock: e.clock});
+      if (this.g.status === 'active') this.g.to_move = this.g.view?.to_move ?? null;
+      this.clockAt = Date.now();
+      this.pending = false;
+      if (this.viewing !== null && this.viewing >= this.g.moves.length) this.viewing = null;
+      this.explain('');
+      this.render();
+      this.tell(type, e);
+      return;
+    }
+    if (type === 'game_over') {
+      Object.assign(this.g, {status: 'finished', result: e.result, termination: e.termination});
+      this.render();
+      return;
+    }
+    if (type === 'joined') {
+      const seat = this.g.seats[e.seat];
+      if (seat) Object.assign(seat, {taken: true, name: e.name ?? seat.name});
+      announce(`${this.seatName(e.seat)} has joined.`);
+      this.render();
+      return;
+    }
+    if (type === 'rematch_offer' || type === 'rematch_declined') {
+      this.g.rematch = {...(this.g.rematch || {}), offers: type === 'rematch_offer' ? e.seats : []};
+      if (type === 'rematch_offer' && !e.seats.some((s) => this.mine(s))) {
+        announce('A rematch is offered.');
+      }
+      this.renderControls();
+      return;
+    }
+    if (type === 'rematch') {
+      this.g.rematch = {...(this.g.rematch || {}), game_id: e.game_id};
+      this.followRematch(e.game_id, e.seats);
+    }
+  }
+
+  /** Keeps this browser's seats in the rematch (seats move on by one) and goes there. */
+  followRematch(gameId, turn) {
+    const held = this.held;
+    const seats = Object.keys(held);
+    if (!seats.length || !gameId) {
+      this.renderControls();
+      return;
+    }
+    const token = held[seats[0]];
+    keepSeats(gameId, seats.map((s) => (turn ? turn[s] : s)), token);
+    go(`#/play/${gameId}`);
+  }
+
+  /** Says what happened: for screen readers, and a sound if sounds are on. */
+  tell(type, e) {
+    const v = this.g.view;
+    if (type === 'move') {
+      const who = e.seat === null || e.seat === undefined ? 'Time' : this.seatName(e.seat);
+      const what = this.board.describeMove?.(v, e.move) || e.move;
+      announce(`${who}: ${what}. ${this.statusText().text}`);
+      playSound(this.g.result ? 'end' : (this.mine(e.seat) ? 'mine' : 'move'));
+    } else if (type === 'takeback') {
+      announce(`Moves taken back. ${this.statusText().text}`);
+    } else {
+      announce(this.statusText().text);
+      playSound('end');
+    }
+  }
+
+  // -- playing ------------------------------------------------------------------------------
+
+  explain(text, kind = 'error') {
+    this.explainEl.textContent = text || '';
+    this.explainEl.dataset.kind = kind;
+    if (text) announce(text);
+    if (text && kind === 'error') playSound('error');
+  }
+
+  canPlay() {
+    const v = this.g.view;
+    return !!v && this.g.status === 'active' && v.to_move !== null && this.viewing === null
+      && this.mine(v.to_move) && !this.pending;
+  }
+
+  async propose(move) {
+    const v = this.g.view;
+    if (!v) return;
+    if (this.viewing !== null) {
+      this.explain('This is an earlier position — go to the current position to play.');
+      return;
+    }
+    if (this.g.status !== 'active' || v.to_move === null) {
+      this.explain('The game is over.');
+      return;
+    }
+    if (!this.mine(v.to_move)) {
+      const seat = this.g.seats[v.to_move];
+      if (!Object.keys(this.held).length) {
+        this.explain('You are watching this game.', 'hint');
+        return;
+      }
+      const thinking = seat?.kind === 'computer' ? ': the computer is thinking' : '';
+      this.explain(`It is ${this.seatName(v.to_move)}'s turn${thinking}.`);
+      return;
+    }
+    if (this.pending) return;
+    const text = move.trim().toLowerCase();
+    const legal = new Set((v.legal_moves || []).map((x) => x.toLowerCase()));
+    if (!legal.has(text)) {
+      const local = this.board.whyNot?.(v, text);
+      if (local) {
+        this.explain(local);
+        return;
+      }
+    }
+    // Legal, or illegal for a reason only the referee can name: the server says which.
+    this.pending = true;
+    this.explain('');
+    const state = this.g.state;
+    try {
+      await api.move(this.id, this.token, text, state);
+      // The move comes back through the socket; if it does not soon, ask for the game.
+      clearTimeout(this.refreshTimer);
+      this.refreshTimer = setTimeout(() => {
+        if (this.g.state === state) this.refresh();
+      }, 2500);
+    } catch (error) {
+      this.pending = false;
+      this.explain(error.message);
+      if (error.code === 'stale_state') this.refresh();
+    }
+  }
+
+  // -- history ------------------------------------------------------------------------------
+
+  async step(where) {
+    const total = this.g.moves.length;
+    const current = this.viewing === null ? total : this.viewing;
+    let target;
+    if (where === 'first') target = 0;
+    else if (where === 'last') target = total;
+    else target = Math.max(0, Math.min(total, current + where));
+    await this.show(target);
+  }
+
+  async show(n) {
+    if (n >= this.g.moves.length) {
+      this.viewing = null;
+      this.render();
+      return;
+    }
+    this.viewing = n;
+    if (!this.positions.has(n)) {
+      try {
+        const res = await api.position(this.id, n);
+        this.positions.set(n, res.view);
+      } catch (error) {
+        this.viewing = null;
+        this.explain(`That position cannot be shown: ${error.message}`);
+        return;
+      }
+    }
+    if (this.viewing === n) this.render();
+  }
+
+  // -- drawing ------------------------------------------------------------------------------
+
+  resultText() {
+    const r = this.g.result;
+    const named = (text) => (text || '').replace(/\bseat (\d+)/g, (_, s) => this.seatName(Number(s)));
+    const reason = r.reason ? ` (${named(r.reason)})` : '';
+    if (r.draw) return {text: `Draw${reason}`, over: true};
+    const winners = r.winners.map((p) => this.seatName(p));
+    const count = Object.keys(this.held).length;
+    const won = r.winners.some((p) => this.mine(p));
+    let head;
+    if (count === 1 && won) head = 'You win';
+    else if (count === 1 && this.g.seats.length === 2) head = `${winners.join(' and ')} wins, you lose`;
+    else head = `${winners.join(' and ')} win${winners.length > 1 ? '' : 's'}`;
+    return {text: `${head}${reason}`, over: true, colour: r.winners.length === 1 ? r.winners[0] : null};
+  }
+
+  statusText() {
+    const v = this.g.view;
+    if (!v) return {text: 'Loading…'};
+    if (this.g.status !== 'active' && this.g.result) return this.resultText();
+    if (this.g.status !== 'active') return {text: 'This game did not finish', over: true};
+    const p = v.to_move;
+    const detail = this.board.statusDetail?.(v) || '';
+    const seat = this.g.seats[p];
+    let text;
+    if (this.mine(p)) text = this.solo ? `Your move (${this.seatName(p)})` : `${this.seatName(p)} to move`;
+    else if (seat?.kind === 'computer') text = `${this.seatName(p)} (computer) is thinking…`;
+    else if (seat && !seat.taken) text = `Waiting for ${this.seatName(p)} to join`;
+    else text = `${this.seatName(p)} to move`;
+    return {text, detail, colour: p};
+  }
+
+  render() {
+    const live = this.viewing === null;
+    const v = live ? this.g.view : this.positions.get(this.viewing);
+    if (!v) return;
+    const st = this.statusText();
+    const dot = h('span', {class: 'dot', 'aria-hidden': 'true'});
+    dot.style.background = st.colour !== null && st.colour !== undefined
+      ? this.mod.meta.playerColour(st.colour) : 'transparent';
+    this.statusEl.replaceChildren(dot, h('span', {class: 'text'}, h('span', {class: 'lead'}, st.text),
+      st.detail ? h('span', {class: 'detail'}, ` — ${st.detail}`) : null));
+    this.statusEl.classList.toggle('over', !!st.over);
+    this.banner.hidden = live;
+    if (!live) {
+      this.banner.replaceChildren(
+        `Position after ${this.viewing} move${this.viewing === 1 ? '' : 's'} of ${this.g.moves.length}. `,
+        h('button', {type: 'button', class: 'btn small', onclick: () => this.show(Infinity)},
+          'Back to the game'));
+    }
+    this.board.update(v, {canPlay: live && this.canPlay(),
+      mySeats: Object.keys(this.held).map(Number), deadline: live ? this.limitDeadline() : null});
+    this.boardHost.classList.toggle('is-history', !live);
+    this.boardHost.dataset.state = this.g.state;
+    this.boardHost.dataset.ply = live ? this.g.moves.length : this.viewing;
+    this.renderSeats();
+    this.renderMoves();
+    this.renderControls();
+    this.renderShare();
+  }
+
+  /** When the game's own limit (Sumodoku's claim, Sudoku Challenge's chrono) runs out, in ms. */
+  limitDeadline() {
+    const limit = this.g.clock?.limit;
+    if (!limit || this.g.status !== 'active') return null;
+    return this.clockAt + limit.seconds_left * 1000;
+  }
+
+  renderSeats() {
+    const v = this.g.view;
+    const here = this.g.presence?.seats || [];
+    const active = this.g.status === 'active';
+    this.seatsEl.replaceChildren(...this.g.seats.map((s) => h('div', {
+      class: `seat${active && v?.to_move === s.seat ? ' to-move' : ''}`, 'data-seat': s.seat},
+    h('span', {class: 'swatch', style: `background:${this.mod.meta.playerColour(s.seat)}`,
+      'aria-hidden': 'true'}),
+    h('span', {class: 'who'}, this.playerLabel(s.seat),
+      s.kind === 'human' && !s.taken ? h('span', {class: 'muted'}, ' (seat free)') : null),
+    h('span', {class: 'clock', 'data-clock': s.seat}),
+    here.length ? h('span', {class: `presence${here[s.seat] ? ' on' : ''}`, role: 'img',
+      'aria-label': here[s.seat] ? 'here' : 'away', title: here[s.seat] ? 'here' : 'away'}) : null)));
+    const watchers = this.g.presence?.spectators || 0;
+    this.watchersEl.textContent = watchers ? `${watchers} watching` : '';
+    this.renderClocks();
+  }
+
+  renderClocks() {
+    const c = this.g?.clock;
+    if (!this.seatsEl || !c) return;
+    const elapsed = (Date.now() - this.clockAt) / 1000;
+    const active = this.g.status === 'active';
+    this.seatsEl.querySelectorAll('[data-clock]').forEach((el) => {
+      const seat = Number(el.dataset.clock);
+      if (!c.remaining) {
+        el.textContent = '';
+        return;
+      }
+      const left = c.remaining[seat] - (active && c.running === seat ? elapsed : 0);
+      el.textContent = clockText(left);
+      el.classList.toggle('low', left < 20);
+    });
+  }
+
+  renderMoves() {
+    const moves = this.g.moves;
+    const current = this.viewing === null ? moves.length : this.viewing;
+    this.movesEl.replaceChildren(...moves.map((m, k) => {
+      const who = m.seat === null || m.seat === undefined ? 'host' : this.seatName(m.seat);
+      return h('li', {},
+        h('span', {class: 'num'}, `${k + 1}.`),
+        h('span', {class: 'mover'}, h('span', {class: 'swatch-sm', 'aria-hidden': 'true',
+          style: m.seat === null || m.seat === undefined ? ''
+            : `background:${this.mod.meta.playerColour(m.seat)}`}), who),
+        h('button', {type: 'button', 'aria-current': String(current === k + 1),
+          'aria-label': `Move ${k + 1}, ${who}: ${m.move}`, onclick: () => this.show(k + 1)}, m.move));
+    }));
+    const cur = this.movesEl.querySelector('[aria-current="true"]');
+    if (this.viewing !== null && cur) scrollWithin(this.movesEl, cur);
+    else this.movesEl.scrollTop = this.movesEl.scrollHeight;
+  }
+
+  canTakeBack() {
+    const g = this.g;
+    if (!g.casual || !g.seats.some((s) => s.kind === 'computer')) return false;
+    if (g.status === 'finished' && g.termination !== 'rules') return false;
+    if (g.status !== 'active' && g.status !== 'finished') return false;
+    const mineAt = g.moves.map((m, k) => (this.mine(m.seat) ? k : -1)).filter((k) => k >= 0);
+    if (!mineAt.length) return false;
+    const last = mineAt[mineAt.length - 1];
+    return !g.moves.slice(last + 1).some((m) => m.seat !== null && !this.mine(m.seat)
+      && g.seats[m.seat]?.kind === 'human');
+  }
+
+  renderControls() {
+    const held = Object.keys(this.held).map(Number);
+    const active = this.g.status === 'active';
+    const buttons = [];
+    if (held.length && active) {
+      buttons.push(h('button', {type: 'button', class: 'btn danger', 'data-action': 'resign',
+        onclick: () => this.resign()}, 'Resign'));
+    }
+    if (held.length && this.g.seats.some((s) => s.kind === 'computer') && this.g.casual) {
+      const ok = this.canTakeBack();
+      buttons.push(h('button', {type: 'button', class: 'btn', 'data-action': 'takeback',
+        'aria-disabled': String(!ok), onclick: () => ok && this.takeback()}, 'Take back'));
+    }
+    if (held.length && this.g.status === 'finished') {
+      const offers = this.g.rematch?.offers || [];
+      const mineOffered = offers.some((s) => this.mine(s));
+      const label = mineOffered ? 'Rematch offered…' : (offers.length ? 'Accept the rematch' : 'Rematch');
+      buttons.push(h('button', {type: 'button', class: 'btn primary', 'data-action': 'rematch',
+        'aria-disabled': String(mineOffered), onclick: () => !mineOffered && this.rematch()}, label));
+    }
+    if (this.g.rematch?.game_id) {
+      buttons.push(h('a', {class: 'btn', href: `#/play/${this.g.rematch.game_id}`}, 'Go to the rematch'));
+    }
+    buttons.push(h('a', {class: 'btn', href: `#/game/${this.g.game}`}, 'New game'));
+    if (this.g.status !== 'active') {
+      buttons.push(h('a', {class: 'btn', href: api.recordUrl(this.id), download: `sansu-${this.id}.json`},
+        'Download the record'));
+    }
+    this.controls.replaceChildren(...buttons);
+  }
+
+  renderShare() {
+    const free = this.g.seats.filter((s) => s.kind === 'human' && !s.taken);
+    if (!Object.keys(this.held).length || this.g.status !== 'active' || !free.length) {
+      this.shareEl.hidden = true;
+      return;
+    }
+    if (!this.shareEl.hidden && this.shareEl.dataset.free === String(free.length)) return;
+    const link = `${location.origin}${location.pathname}#/join/${this.id}`;
+    const input = h('input', {type: 'text', readonly: true, value: link, class: 'wide',
+      'aria-label': 'Invitation link', 'data-testid': 'invite-link'});
+    const note = h('span', {class: 'muted', 'aria-live': 'polite'});
+    this.shareEl.hidden = false;
+    this.shareEl.dataset.free = String(free.length);
+    this.shareEl.replaceChildren(h('h3', {}, 'Invite a friend'),
+      h('p', {class: 'muted', style: 'margin:.2rem 0 .5rem'},
+        `Send this link: it opens ${free.length > 1 ? 'the free seats' : 'the free seat'} to them.`),
+      h('div', {class: 'share'}, input, h('button', {type: 'button', class: 'btn', 'data-action': 'copy',
+        onclick: async () => {
+          note.textContent = (await copyText(link, input)) ? 'Copied.' : 'Select the link and copy it.';
+        }}, 'Copy link')), note);
+  }
+
+  async resign() {
+    if (!window.confirm('Resign this game?')) return;
+    try {
+      await api.resign(this.id, this.token, this.g.state);
+    } catch (error) {
+      this.explain(error.message);
+      if (error.code === 'stale_state') this.refresh();
+    }
+  }
+
+  async takeback() {
+    try {
+      await api.takeback(this.id, this.token, this.g.state);
+      this.viewing = null;
+    } catch (error) {
+      this.explain(error.message);
+      if (error.code === 'stale_state') this.refresh();
+    }
+  }
+
+  async rematch() {
+    try {
+      const res = await api.rematch(this.id, this.token);
+      this.g.rematch = {offers: res.offers, game_id: res.game_id};
+      if (!res.game_id) this.explain('Rematch offered — waiting for the other side.', 'hint');
+      this.renderControls();
+    } catch (error) {
+      this.explain(error.message);
+    }
+  }
+}
+
+// -- the join page ---------------------------------------------------------------------------
+
+async function joinPage(main, id) {
+  let g;
+  try {
+    g = await api.game(id, null);
+  } catch (error) {
+    main.append(errorNotice(error.status === 404 ? 'There is no such game.' : error.message));
+    return;
+  }
+  const mod = await boardModule(g.game);
+  const title = g.title || mod.meta.title;
+  document.title = `Join ${title} — sansu`;
+  const held = heldSeats(id);
+  const free = g.seats.filter((s) => s.kind === 'human' && !s.taken);
+  main.append(h('h1', {}, `Join a game of ${title}`), h('p', {class: 'muted'}, mod.meta.pitch));
+  const box = h('div', {class: 'panel', style: 'max-width:36rem'});
+  main.append(box);
+  const seatsText = g.seats.map((s) => `${mod.meta.playerName(s.seat, g.view)}: ${s.kind === 'computer'
+    ? 'computer' : (s.taken ? (s.name || 'taken') : 'free')}`).join(' · ');
+  box.append(h('p', {}, seatsText));
+  if (g.status !== 'active' || !free.length) {
+    box.append(h('p', {}, g.status !== 'active' ? 'This game is over.' : 'Every seat is taken.'),
+      h('a', {class: 'btn primary', href: `#/watch/${id}`}, 'Watch the game'));
+    return;
+  }
+  const nameInput = h('input', {type: 'text', id: 'join-name', class: 'wide', maxlength: 40,
+    value: localStorage.getItem('sansu.name') || '', placeholder: 'optional'});
+  const status = h('div', {'aria-live': 'polite'});
+  const token = Object.values(held)[0] || null;
+  box.append(h('div', {class: 'field'}, h('label', {for: 'join-name'}, 'Your name'), nameInput),
+    h('div', {class: 'row'}, ...free.map((s) => h('button', {type: 'button', class: 'btn primary',
+      'data-seat': s.seat, onclick: async () => {
+        const name = nameInput.value.trim();
+        localStorage.setItem('sansu.name', name);
+        try {
+          const res = await api.join(id, s.seat, name, token);
+          keepSeats(id, [res.seat], res.token);
+          go(`#/play/${id}`);
+        } catch (error) {
+          status.replaceChildren(errorNotice(error.message));
+        }
+      }}, `Play as ${mod.meta.playerName(s.seat, g.view)}`))),
+    h('p', {}, h('a', {href: `#/watch/${id}`}, 'Or just watch')), status);
+}

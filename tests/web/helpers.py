@@ -1,0 +1,129 @@
+"""Driving the web app like a player: start games through the pages, read the
+game from the server with this browser's own token, play moves by clicks
+and keys, wait for the page to show what the server said."""
+
+from __future__ import annotations
+
+import json
+import re
+import urllib.request
+from typing import Any
+
+TURN_TIMEOUT_MS = 120_000
+"""A computer's first move may wait for its search kernels to load."""
+
+
+def api_get(base: str, path: str, token: str | None = None) -> Any:
+    request = urllib.request.Request(base + path, headers={"Accept": "application/json"})
+    if token:
+        request.add_header("Authorization", f"Bearer {token}")
+    with urllib.request.urlopen(request, timeout=10) as answer:
+        return json.loads(answer.read())
+
+
+class Player:
+    """One browser tab playing (or watching) one game."""
+
+    def __init__(self, page: Any, base: str) -> None:
+        self.page = page
+        self.base = base
+
+    # -- starting ------------------------------------------------------------------
+
+    def start(
+        self,
+        game: str,
+        mode: str = "computer",
+        level: str = "beginner",
+        options: dict[str, Any] | None = None,
+        players: int | None = None,
+    ) -> str:
+        """Starts a game from the game's page; answers its id."""
+        page = self.page
+        page.goto(f"{self.base}/#/game/{game}")
+        page.wait_for_selector("form.play-form")
+        page.check(f"input[name=mode][value={mode}]")
+        if players is not None:
+            page.select_option("#players-count", str(players))
+        if mode == "computer":
+            page.select_option("#level", level)
+        if options:
+            page.click("details.options summary")
+            for name, value in options.items():
+                field = page.locator(f"[name={name}]")
+                if isinstance(value, bool):
+                    field.set_checked(value)
+                elif field.evaluate("e => e.tagName") == "SELECT":
+                    field.select_option(str(value))
+                else:
+                    field.fill(str(value))
+        page.click("[data-action=start]")
+        page.wait_for_url(re.compile(r"#/play/\w+"))
+        page.wait_for_selector("[data-testid=status] span")
+        return self.game_id
+
+    @property
+    def game_id(self) -> str:
+        found = re.search(r"#/(?:play|watch|replay)/(\w+)", self.page.url)
+        assert found, self.page.url
+        return found.group(1)
+
+    @property
+    def token(self) -> str | None:
+        seats = self.page.evaluate("JSON.parse(localStorage.getItem('sansu.seats') || '{}')")
+        entry = seats.get(self.game_id)
+        return next(iter(entry["seats"].values())) if entry else None
+
+    def game(self) -> dict[str, Any]:
+        """The game as this tab's seat sees it, from the server."""
+        return api_get(self.base, f"/api/games/{self.game_id}", self.token)
+
+    # -- what the page shows --------------------------------------------------------
+
+    def status(self) -> str:
+        return self.page.inner_text("[data-testid=status]")
+
+    def shown_ply(self) -> int:
+        return int(self.page.get_attribute(".board-host", "data-ply"))
+
+    def wait_ply(self, ply: int, timeout: float = TURN_TIMEOUT_MS) -> None:
+        self.page.wait_for_function(
+            "n => Number(document.querySelector('.board-host')?.dataset.ply) >= n",
+            arg=ply,
+            timeout=timeout,
+        )
+
+    def wait_turn_or_end(self, timeout: float = TURN_TIMEOUT_MS) -> bool:
+        """Waits until it is this tab's move (True) or the game is over (False)."""
+        self.page.wait_for_function(
+            """() => {
+                const s = document.querySelector('[data-testid=status]');
+                return s && (s.classList.contains('over')
+                    || /^(Your move|.* to move)/.test(s.textContent));
+            }""",
+            timeout=timeout,
+        )
+        return "over" not in (self.page.get_attribute("[data-testid=status]", "class") or "")
+
+    def cell(self, name: str) -> Any:
+        return self.page.locator(f".board-host [data-cell={name}]")
+
+    def label(self, name: str) -> str:
+        return self.cell(name).get_attribute("aria-label") or ""
+
+    # -- moving ------------------------------------------------------------------------
+
+    def play(self, move: str, how: str = "click") -> None:
+        """Plays ``move`` (``r5c5`` or ``r5c5=7``) through the board and waits for it to show."""
+        before = self.shown_ply()
+        cell, _, digit = move.partition("=")
+        if how == "click" or not digit:
+            self.cell(cell).click()
+        else:
+            self.cell(cell).focus()
+        if digit:
+            if how == "pad":
+                self.page.click(f".side .digit-pad [data-digit='{digit}']")
+            else:
+                self.page.keyboard.press(digit)
+        self.wait_ply(before + 1)
