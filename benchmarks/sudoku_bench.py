@@ -2,9 +2,8 @@
 
 For each puzzle set in ``data/sudoku/`` (hard puzzles, one per line): the
 median over puzzles of the time of one ``solve`` and of one
-``count_solutions(limit=2)``, each puzzle's time being the best of a few
-calls (as ``timeit`` advises: slower calls measure other programs sharing
-the machine), single-threaded, after a warm-up pass that also compiles the
+``count_solutions(limit=2)``, each puzzle's time being the median of a few
+calls, single-threaded, after a warm-up pass that also compiles the
 kernels. Then classic unique puzzles generated per second (symmetric, no
 difficulty), median of a few rounds.
 
@@ -35,7 +34,7 @@ def load(path: Path) -> list[tuple[int, ...]]:
 
 
 def per_puzzle_us(func: Callable[[tuple[int, ...]], object], puzzles, repeat: int) -> list[float]:
-    """Each puzzle's best time of ``repeat`` calls, in microseconds."""
+    """Each puzzle's median time of ``repeat`` calls, in microseconds."""
     timings = []
     clock = time.perf_counter
     for puzzle in puzzles:
@@ -44,7 +43,7 @@ def per_puzzle_us(func: Callable[[tuple[int, ...]], object], puzzles, repeat: in
             start = clock()
             func(puzzle)
             runs.append(clock() - start)
-        timings.append(min(runs) * 1e6)
+        timings.append(statistics.median(runs) * 1e6)
     return timings
 
 
@@ -107,7 +106,7 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps(results))
     else:
         print(
-            "Sudoku toolkit (single core, after warm-up; each puzzle's best of"
+            "Sudoku toolkit (single core, after warm-up; each puzzle's median of"
             f" {args.repeat} calls, median over the set)"
         )
         print("\n".join(lines))
