@@ -80,6 +80,56 @@ def _forget_section(
     return rowbits, colbits
 
 
+def _route(
+    mover: int,
+    target: int,
+    occupied: int,
+    digits: int,
+    won0: int,
+    won1: int,
+    closed: int,
+    by_constraint: int,
+    rowbits: int,
+    colbits: int,
+) -> tuple[int, int, Result | None, int, int, int, int, int, int]:
+    """Where the next player may play when the section sent to is closed or blocked.
+
+    Applies wildcards and wins by constraint (repeatedly) and returns the new
+    ``(target, legal, result, won0, won1, closed, by_constraint, rowbits, colbits)``.
+    """
+    result = None
+    legal = 0
+    while True:
+        if closed == FULL:
+            result = Result.drawn("no section is open and nobody has three in a row")
+            break
+        if target != FREE and not closed >> target & 1:
+            allowed: tuple[int, ...] = (target,)
+        else:
+            target = FREE
+            allowed = OPEN_SECTIONS[closed]
+        for s in allowed:
+            legal |= _legal_in(s, occupied, rowbits, colbits) << (9 * s)
+        if legal:
+            break
+        # Win by constraint: every section the next player may use is blocked.
+        for s in allowed:
+            closed |= 1 << s
+            by_constraint |= 1 << s
+            if mover == 0:
+                won0 |= 1 << s
+            else:
+                won1 |= 1 << s
+            rowbits, colbits = _forget_section(s, occupied, digits, rowbits, colbits)
+        target = FREE
+        if HAS_LINE[won0 if mover == 0 else won1]:
+            result = Result.win(mover, reason="three sections in a row")
+            break
+    if result is not None:
+        legal = 0
+    return target, legal, result, won0, won1, closed, by_constraint, rowbits, colbits
+
+
 class Sansumoku(Game):
     id = "sansumoku"
     title = "Sansumoku"
@@ -225,70 +275,45 @@ class SansumokuState(State):
         if not self._legal >> bit & 1:
             raise self._why_illegal(move)  # type: ignore[arg-type]
         section = move.section  # type: ignore[union-attr]
-        mover = self.to_move
+        mover: int = self.to_move  # type: ignore[assignment]
         shift = 9 * section
-        occupied = (self._marks0 | self._marks1) | 1 << bit
-        digit = (self._marks0 | self._marks1) >> shift & FULL
-        digit = digit.bit_count() + 1
-        digits = self._digits | digit << (4 * bit)
-        offset = 9 * (digit - 1)
+        marks0, marks1 = self._marks0, self._marks1
+        before = marks0 | marks1
+        occupied = before | 1 << bit
+        offset = 9 * (before >> shift & FULL).bit_count()  # 9 * (digit - 1)
+        digits = self._digits | (offset // 9 + 1) << (4 * bit)
         rowbits = self._rowbits | 1 << (offset + ROW_OF_BIT[bit])
         colbits = self._colbits | 1 << (offset + COL_OF_BIT[bit])
-        marks0, marks1 = self._marks0, self._marks1
-        won0, won1 = self._won0, self._won1
-        closed, by_constraint = self._closed, self._by_constraint
+        won0, won1, closed = self._won0, self._won1, self._closed
+        by_constraint = self._by_constraint
         if mover == 0:
             marks0 |= 1 << bit
             mine = marks0 >> shift & FULL
         else:
             marks1 |= 1 << bit
             mine = marks1 >> shift & FULL
-        won_now = False
+        result = None
         if HAS_LINE[mine]:
             closed |= 1 << section
             if mover == 0:
                 won0 |= 1 << section
             else:
                 won1 |= 1 << section
-            won_now = True
+            rowbits, colbits = _forget_section(section, occupied, digits, rowbits, colbits)
+            if HAS_LINE[won0 if mover == 0 else won1]:
+                result = Result.win(mover, reason="three sections in a row")
         elif occupied >> shift & FULL == FULL:
             closed |= 1 << section
-        if won_now:
-            rowbits, colbits = _forget_section(section, occupied, digits, rowbits, colbits)
 
         target = move.position  # type: ignore[union-attr]
         legal = 0
-        result = None
-        if won_now and HAS_LINE[won0 if mover == 0 else won1]:
-            result = Result.win(mover, reason="three sections in a row")  # type: ignore[arg-type]
-        while result is None:
-            if closed == FULL:
-                result = Result.drawn("no section is open and nobody has three in a row")
-                break
-            if target != FREE and not closed >> target & 1:
-                legal = _legal_in(target, occupied, rowbits, colbits) << (9 * target)
-                if legal:
-                    break
-                allowed: tuple[int, ...] = (target,)
-            else:
-                target = FREE
-                allowed = OPEN_SECTIONS[closed]
-                for s in allowed:
-                    legal |= _legal_in(s, occupied, rowbits, colbits) << (9 * s)
-                if legal:
-                    break
-            # Win by constraint: every section the next player may use is blocked.
-            for s in allowed:
-                closed |= 1 << s
-                by_constraint |= 1 << s
-                if mover == 0:
-                    won0 |= 1 << s
-                else:
-                    won1 |= 1 << s
-                rowbits, colbits = _forget_section(s, occupied, digits, rowbits, colbits)
-            target = FREE
-            if HAS_LINE[won0 if mover == 0 else won1]:
-                result = Result.win(mover, reason="three sections in a row")  # type: ignore[arg-type]
+        if result is None and not closed >> target & 1:
+            # The usual case: the section sent to is open and has a legal cell.
+            legal = _legal_in(target, occupied, rowbits, colbits) << (9 * target)
+        if result is None and not legal:
+            target, legal, result, won0, won1, closed, by_constraint, rowbits, colbits = _route(
+                mover, target, occupied, digits, won0, won1, closed, by_constraint, rowbits, colbits
+            )
         return SansumokuState(
             self.game,
             marks0,
@@ -301,8 +326,8 @@ class SansumokuState(State):
             closed,
             by_constraint,
             target,
-            0 if result is not None else legal,
-            None if result is not None else 1 - mover,  # type: ignore[operator]
+            legal,
+            None if result is not None else 1 - mover,
             move,  # type: ignore[arg-type]
             self.ply + 1,
             result,
