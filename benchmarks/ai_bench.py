@@ -1,0 +1,357 @@
+"""Computer players: search speed, matches against references, and a round-robin of the levels.
+
+Sections (each measured in this run, on this machine):
+
+* ``speed``: simulations per second at the initial position of Ultimate
+  Tic-Tac-Toe, ours (compiled UCT + solver, both playout policies) against
+  OpenSpiel's C++ ``MCTSBot`` (random-rollout evaluator, uct_c=2); median of
+  several interleaved rounds, and the ratio. Also Sansumoku's rate.
+* ``openspiel``: our ``max`` against OpenSpiel's ``MCTSBot`` in Ultimate
+  Tic-Tac-Toe at equal time per move, colours alternating. OpenSpiel splits
+  a free move (any open section) into two decisions, section then cell; by
+  default its bot gets half the move's time for each (``--openspiel-split
+  full``: the whole time for each, twice ours).
+* ``flat``: Sansumoku (and, with ``--all-games``, 35) ``max`` against flat
+  Monte Carlo given the same time per move.
+* ``levels``: a round-robin of the five levels per game (``sansu match``'s
+  machinery); the higher level's score with a 95% Wilson interval.
+* ``timing``: how far over its budget ``max`` ever answered in the matches.
+
+Two cores shared with other work make timings noisy: figures are medians and
+the load average is printed with them.
+
+Usage: ``python benchmarks/ai_bench.py [--games N] [--time-ms T] [--jobs J]
+[--rr-games N] [--only speed,openspiel,flat,levels] [--all-games]``. The issue's
+full OpenSpiel match is ``--games 200`` (about 80 minutes on one core).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import resource
+import statistics
+import sys
+import time
+from collections.abc import Sequence
+from typing import Any
+
+import sansu
+from sansu.ai import LEVELS, player_for
+from sansu.ai.arena import Outcome, run_series, summarise, tasks, wilson
+
+SECTIONS = ("speed", "openspiel", "flat", "levels")
+SPEED_TARGET = 2.0
+OPENSPIEL_TARGET = 0.90
+FLAT_TARGET = 0.95
+OVER_BUDGET_MS = 50
+
+
+def load() -> str:
+    one, five, _ = os.getloadavg()
+    return f"load average {one:.1f} (1 min), {five:.1f} (5 min) on {os.cpu_count()} cores"
+
+
+def ci_text(score: float, n: int) -> str:
+    low, high = wilson(score, n)
+    return f"{100 * score / n:5.1f}% (95% CI {100 * low:.1f}–{100 * high:.1f}%)"
+
+
+# -- speed -------------------------------------------------------------------------
+
+
+def our_rate(game_id: str, policy: int, simulations: int) -> float:
+    from sansu.ai.compiled import CompiledSearch
+
+    state = sansu.load_game(game_id).initial_state()
+    start = time.perf_counter()
+    stats = CompiledSearch(game_id, policy=policy).run(state, simulations=simulations, seed=1)
+    return stats.simulations / (time.perf_counter() - start)
+
+
+def openspiel_rate(simulations: int) -> float | None:
+    try:
+        import pyspiel
+    except ImportError:
+        return None
+    game = pyspiel.load_game("ultimate_tic_tac_toe")
+    bot = pyspiel.MCTSBot(
+        game, pyspiel.RandomRolloutEvaluator(1, 1), 2.0, simulations, 1000, True, 1, False
+    )
+    state = game.new_initial_state()
+    start = time.perf_counter()
+    bot.step(state)
+    return simulations / (time.perf_counter() - start)
+
+
+def speed(rounds: int = 5) -> dict[str, Any]:
+    from sansu.ai.compiled import warm_up
+
+    print("## Simulations per second at the initial position (median of interleaved rounds)")
+    print(load())
+    warm_up("uttt")
+    warm_up("sansumoku")
+    rates: dict[str, list[float]] = {"openspiel": [], "uniform": [], "wins": [], "sansumoku": []}
+    for _ in range(rounds):
+        ref = openspiel_rate(20_000)
+        if ref is not None:
+            rates["openspiel"].append(ref)
+        rates["uniform"].append(our_rate("uttt", 0, 200_000))
+        rates["wins"].append(our_rate("uttt", 1, 200_000))
+        rates["sansumoku"].append(our_rate("sansumoku", 1, 200_000))
+    med = {k: statistics.median(v) for k, v in rates.items() if v}
+    rows = [
+        ("OpenSpiel MCTSBot, UTTT (C++, random rollouts, uct_c=2)", "openspiel"),
+        ("sansu UTTT, uniform playouts", "uniform"),
+        ("sansu UTTT, playouts that take a winning move (max)", "wins"),
+        ("sansu Sansumoku (max)", "sansumoku"),
+    ]
+    for label, key in rows:
+        if key not in med:
+            print(f"{label:58} not measured (pip install open_spiel)")
+            continue
+        line = f"{label:58} {med[key]:10,.0f} sims/s"
+        if "openspiel" in med and key in ("uniform", "wins"):
+            ratio = med[key] / med["openspiel"]
+            verdict = "met" if ratio >= SPEED_TARGET else "MISSED"
+            line += f"   {ratio:4.1f}× OpenSpiel (target ≥ {SPEED_TARGET:.0f}×: {verdict})"
+        print(line)
+    print(load())
+    return med
+
+
+# -- against OpenSpiel ---------------------------------------------------------------
+
+
+def openspiel_game(task: dict[str, Any]) -> dict[str, Any]:
+    """One game of our ``max`` against OpenSpiel's MCTSBot; our score and our move times."""
+    import pyspiel
+
+    index, time_ms, seed = task["index"], task["time_ms"], task["seed"]
+    ours = 0 if index % 2 == 0 else 1
+    game = sansu.load_game("uttt")
+    player = player_for(game, "max", seed=seed * 7919 + index)
+    player.warm_up()
+    spiel = pyspiel.load_game("ultimate_tic_tac_toe")
+
+    def make_bot(seconds: float, salt: int) -> Any:
+        return pyspiel.MCTSBot(
+            spiel,
+            pyspiel.RandomRolloutEvaluator(1, seed * 104729 + index + salt),
+            2.0,
+            10**9,
+            1000,
+            True,
+            seed * 31 + index + salt,
+            False,
+            pyspiel.ChildSelectionPolicy.UCT,
+            seconds,
+        )
+
+    # A free move is two decisions for OpenSpiel (section, then cell): "even" splits the
+    # move's time between them, "full" gives each the whole time (twice ours).
+    half = time_ms / 1000.0 / (2 if task["split"] == "even" else 1)
+    bot, free_bot = make_bot(time_ms / 1000.0, 0), make_bot(half, 7)
+    state = game.initial_state()
+    spiel_state = spiel.new_initial_state()
+    times: list[float] = []
+    while state.result is None:
+        free = state.last_move is None or state.is_closed(state.last_move.position)
+        if state.to_move == ours:
+            start = time.perf_counter()
+            move = player.choose(state, time_ms=time_ms).move
+            times.append((time.perf_counter() - start) * 1000)
+            if free:
+                spiel_state.apply_action(move.section)
+            spiel_state.apply_action(move.position)
+        else:
+            if free:
+                section = free_bot.step(spiel_state)
+                spiel_state.apply_action(section)
+                position = free_bot.step(spiel_state)
+            else:
+                section = state.last_move.position
+                position = bot.step(spiel_state)
+            spiel_state.apply_action(position)
+            move = next(
+                m for m in state.legal_moves() if m.section == section and m.position == position
+            )
+        state = state.play(move)
+        assert spiel_state.is_terminal() == (state.result is not None)
+    returns = spiel_state.returns()
+    if state.result.draw:
+        score = 0.5
+        assert returns[0] == returns[1]
+    else:
+        score = 1.0 if state.result.winners == (ours,) else 0.0
+        assert returns[state.result.winners[0]] > 0
+    peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    return {"index": index, "score": score, "times": times, "plies": state.ply,
+            "peak_mb": peak_mb}  # fmt: skip
+
+
+def against_openspiel(
+    games: int, time_ms: int, jobs: int, seed: int, split: str = "even"
+) -> dict[str, Any] | None:
+    try:
+        import pyspiel  # noqa: F401
+    except ImportError:
+        print("OpenSpiel not installed: no match (pip install open_spiel)")
+        return None
+    how = "split over its two decisions" if split == "even" else "for each of its two decisions"
+    print(f"## UTTT: max against OpenSpiel MCTSBot, {time_ms} ms per move, {games} games")
+    print(f"(a free move: OpenSpiel gets the {time_ms} ms {how})")
+    print(load())
+    todo = [{"index": i, "time_ms": time_ms, "seed": seed, "split": split} for i in range(games)]
+    results = _parallel(openspiel_game, todo, jobs, "max vs openspiel")
+    score = sum(r["score"] for r in results)
+    wins = sum(r["score"] == 1.0 for r in results)
+    draws = sum(r["score"] == 0.5 for r in results)
+    times = [t for r in results for t in r["times"]]
+    verdict = "met" if score / games >= OPENSPIEL_TARGET else "MISSED"
+    print(
+        f"max vs OpenSpiel: +{wins} ={draws} -{games - wins - draws}, score {ci_text(score, games)}"
+        f"   target ≥ {100 * OPENSPIEL_TARGET:.0f}%: {verdict}"
+    )
+    as_first = [r["score"] for r in results if r["index"] % 2 == 0]
+    as_second = [r["score"] for r in results if r["index"] % 2 == 1]
+    print(
+        f"  moving first {sum(as_first)}/{len(as_first)}, second {sum(as_second)}/{len(as_second)}"
+    )
+    peak = max(r["peak_mb"] for r in results)
+    print(f"  {timing_text(times, time_ms)}; peak memory of a worker {peak:.0f} MB")
+    print(load())
+    return {"score": score, "games": games, "times": times}
+
+
+def timing_text(times: Sequence[float], budget: float) -> str:
+    """Median, 99th percentile and worst time of a move, and how many went over budget + 50."""
+    if not times:
+        return "no timed moves"
+    ordered = sorted(times)
+    p99 = ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))]
+    over = sum(t > budget + OVER_BUDGET_MS for t in times)
+    return (
+        f"max's move times: median {statistics.median(times):.0f} ms, 99th percentile"
+        f" {p99:.0f} ms, worst {ordered[-1]:.0f} ms (budget {budget:.0f} ms);"
+        f" {over} of {len(times)} moves over budget + {OVER_BUDGET_MS} ms"
+    )
+
+
+def _parallel(func: Any, todo: list[dict[str, Any]], jobs: int, desc: str) -> list[Any]:
+    from tqdm import tqdm
+
+    if jobs <= 1:
+        return [func(t) for t in tqdm(todo, desc=desc, file=sys.stderr, disable=None)]
+    import multiprocessing
+
+    with multiprocessing.get_context("spawn").Pool(jobs, maxtasksperchild=20) as pool:
+        it = pool.imap_unordered(func, todo)
+        return list(tqdm(it, total=len(todo), desc=desc, file=sys.stderr, disable=None))
+
+
+# -- flat Monte Carlo and levels -------------------------------------------------------------
+
+
+def series(
+    game_id: str, a: str, b: str, games: int, time_ms: Any, jobs: int, seed: int
+) -> list[Outcome]:
+    from tqdm import tqdm
+
+    def bar(it: Any, total: int) -> Any:
+        return tqdm(it, total=total, desc=f"{game_id} {a} vs {b}", file=sys.stderr, disable=None)
+
+    return run_series(
+        tasks(game_id, {}, a, b, games, seed=seed, time_ms=time_ms), jobs=jobs, progress=bar
+    )
+
+
+def against_flat(game_ids: Sequence[str], games: int, time_ms: int, jobs: int, seed: int) -> None:
+    for game_id in game_ids:
+        print(
+            f"## {game_id}: max against flat Monte Carlo, {time_ms} ms per move each, {games} games"
+        )
+        outcomes = series(game_id, "max", "flat", games, time_ms, jobs, seed)
+        s = summarise("max", "flat", outcomes)
+        verdict = "met" if s.rate >= FLAT_TARGET else "MISSED"
+        print(f"{s.line()}   target ≥ {100 * FLAT_TARGET:.0f}%: {verdict}")
+        times = [t for o in outcomes for t in o.times_ms.get("max", [])]
+        print(f"  {timing_text(times, time_ms)}")
+
+
+def round_robin(game_ids: Sequence[str], games: int, max_ms: int, jobs: int, seed: int) -> None:
+    """Every pair of levels, each at its own budget except for the times set here.
+
+    Compiled games: only ``max`` is held to ``max_ms``. Generic games (about a
+    thousand times slower per simulation) would take hours at the levels'
+    default times, so ``medium``, ``hard`` and ``max`` get ``max_ms`` / 4, / 2
+    and ``max_ms``, which keeps their order.
+    """
+    from sansu.ai.compiled import KERNELS
+
+    for game_id in game_ids:
+        if game_id in KERNELS:
+            times = {"max": max_ms}
+        else:
+            times = {"medium": max_ms // 4, "hard": max_ms // 2, "max": max_ms}
+        print(f"## {game_id}: round-robin of the levels, {games} games a pair")
+        budgets = ", ".join(f"{name} {ms} ms" for name, ms in times.items())
+        print(f"(levels at their own budgets, but time per move: {budgets}) — {load()}")
+        table: dict[tuple[str, str], str] = {}
+        for i, low in enumerate(LEVELS):
+            for high in LEVELS[i + 1 :]:
+                outcomes = series(game_id, high, low, games, times, jobs, seed)
+                s = summarise(high, low, outcomes)
+                table[(high, low)] = ci_text(s.score, s.games)
+        width = 30
+        print(f"{'row vs column: row score':26}" + "".join(f"{lv:>{width}}" for lv in LEVELS[:-1]))
+        for high in LEVELS[1:]:
+            cells = [table.get((high, low), "") for low in LEVELS[:-1]]
+            print(f"{high:26}" + "".join(f"{c:>{width}}" for c in cells))
+
+
+# -- main ---------------------------------------------------------------------------------------
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--games", type=int, default=10, help="games against OpenSpiel and flat MC")
+    parser.add_argument("--time-ms", type=int, default=200, help="time per move in those matches")
+    parser.add_argument("--rr-games", type=int, default=6, help="games per pair of levels")
+    parser.add_argument(
+        "--rr-max-ms", type=int, default=500, help="max's time per move in the round-robin"
+    )
+    parser.add_argument("--jobs", type=int, default=1, help="processes for the matches")
+    parser.add_argument(
+        "--openspiel-split",
+        choices=("even", "full"),
+        default="even",
+        help="OpenSpiel's time on a free move (two decisions): split evenly, or full for each",
+    )
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--only", default=",".join(SECTIONS), help="sections, comma-separated")
+    parser.add_argument("--all-games", action="store_true",
+                        help="also 35, Sumodoku and Sudoku Challenge in flat/levels")  # fmt: skip
+    args = parser.parse_args(list(argv) if argv is not None else [])
+    only = set(args.only.split(","))
+    unknown = only - set(SECTIONS)
+    if unknown:
+        parser.error(f"unknown sections {', '.join(sorted(unknown))} (sections: {SECTIONS})")
+    compiled = ["uttt", "sansumoku"]
+    generic = ["thirtyfive", "sumodoku", "challenge"] if args.all_games else []
+    if "speed" in only:
+        speed()
+        print()
+    if "openspiel" in only:
+        against_openspiel(args.games, args.time_ms, args.jobs, args.seed, args.openspiel_split)
+        print()
+    if "flat" in only:
+        flat_games = ["sansumoku"] + (["thirtyfive"] if args.all_games else [])
+        against_flat(flat_games, args.games, args.time_ms, args.jobs, args.seed)
+        print()
+    if "levels" in only:
+        round_robin(compiled + generic, args.rr_games, args.rr_max_ms, args.jobs, args.seed)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

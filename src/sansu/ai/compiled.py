@@ -1,0 +1,242 @@
+"""Driving a compiled game kernel: budgets, the clock, and reading the tree back.
+
+A kernel (:mod:`sansu.ai.kernels.uttt`, :mod:`sansu.ai.kernels.sansumoku`)
+runs simulations in compiled code; this module calls it in chunks of a few
+milliseconds so that a time budget is kept to within a chunk, and turns the
+root of the tree into :class:`~sansu.ai.analysis.RootStats`.
+
+Kernels are imported lazily: importing :mod:`sansu.ai` stays cheap, and a
+worker process pays for loading the compiled code (from numba's on-disk
+cache) only when it first searches.
+"""
+
+from __future__ import annotations
+
+import importlib
+import time
+from types import ModuleType
+from typing import Any
+
+import numpy as np
+
+from sansu.ai.analysis import Candidate, RootStats
+from sansu.core.protocol import State
+
+KERNELS = {
+    "uttt": "sansu.ai.kernels.uttt",
+    "sansumoku": "sansu.ai.kernels.sansumoku",
+    "thirtyfive": "sansu.ai.kernels.thirtyfive",
+}
+"""Games that have a compiled kernel, by game id."""
+
+MAX_NODES = 6_000_000
+"""Upper bound on a tree's nodes (about 130 MB); a full tree keeps searching without growing."""
+NODES_PER_SIMULATION = 4
+CHUNK_SECONDS = 0.004
+"""Time between two looks at the clock during a timed search."""
+FAST_RATE = 1_500_000
+"""Simulations per second no kernel exceeds: sizes the tree of a timed search."""
+
+
+def kernel(game_id: str) -> ModuleType:
+    """The compiled kernel module of ``game_id`` (imported on first use)."""
+    return importlib.import_module(KERNELS[game_id])
+
+
+def warm_up(game_id: str) -> None:
+    """Load (or compile) the kernel of ``game_id`` now rather than during the first move."""
+    from sansu.ai.kernels.tree import Tree
+    from sansu.core.registry import load_game
+
+    k = kernel(game_id)
+    root = k.from_state(load_game(game_id).initial_state())
+    tree = Tree(4096, 0)
+    for policy in (0, 1):
+        k.search(root, *tree.arrays(), 2, 1.0, policy, 0)
+        totals, counts = np.zeros(k.MAX_MOVES), np.zeros(k.MAX_MOVES, dtype=np.int64)
+        k.flat_search(root, totals, counts, tree.meta, 1, policy)
+
+
+def same_position(k: ModuleType, a: np.ndarray, b: np.ndarray) -> bool:
+    """Whether two kernel arrays hold the same position (same pieces, same legal moves)."""
+    if not np.array_equal(a[: k.KEY_SLOTS], b[: k.KEY_SLOTS]) or a[k.TO_MOVE] != b[k.TO_MOVE]:
+        return False
+    ma = np.empty(k.MAX_MOVES, dtype=np.int16)
+    mb = np.empty(k.MAX_MOVES, dtype=np.int16)
+    na, nb = k.legal(a, ma), k.legal(b, mb)
+    return na == nb and set(ma[:na].tolist()) == set(mb[:nb].tolist())
+
+
+class CompiledSearch:
+    """UCT with the proven win/loss solver, run inside a game kernel.
+
+    With ``reuse`` the tree is kept after a search; when the next search is
+    for the position two moves later (this player's move and the reply), it
+    goes on from that part of the old tree instead of starting afresh.
+    """
+
+    def __init__(
+        self, game_id: str, *, c_uct: float = 0.8, policy: int = 1, reuse: bool = False
+    ) -> None:
+        self.game_id = game_id
+        self.c_uct = c_uct
+        self.policy = policy
+        self.reuse = reuse
+        self._kept: tuple[Any, np.ndarray, int] | None = None
+
+    def run(
+        self,
+        state: State,
+        *,
+        time_ms: float | None = None,
+        simulations: int | None = None,
+        seed: int = 0,
+    ) -> RootStats:
+        """Search ``state`` within the budget: a time, a number of simulations, or both."""
+        from sansu.ai.kernels.tree import Tree, seed_state
+
+        if state.result is not None:
+            raise ValueError("the game is over: there is no move to choose")
+        if time_ms is None and simulations is None:
+            raise ValueError("a search needs a time or a simulation budget")
+        k = kernel(self.game_id)
+        start = time.perf_counter()
+        root = k.from_state(state)
+        expected = simulations if simulations is not None else 1 + int(time_ms * FAST_RATE / 1000)
+        if time_ms is not None and simulations is not None:
+            expected = min(expected, 1 + int(time_ms * FAST_RATE / 1000))
+        found = self._reusable(k, root, state, NODES_PER_SIMULATION * expected)
+        if found is None:
+            room = NODES_PER_SIMULATION * expected * (3 if self.reuse else 1)
+            tree, top = Tree(min(MAX_NODES, 1024 + room), seed), 0
+        else:
+            tree, top = found
+            tree.meta[0] = np.uint64(seed_state(seed))
+        self._kept = None
+        arrays = tree.arrays()
+        limit = simulations if simulations is not None else 1 << 62
+        done = 0
+        if time_ms is None:
+            done = k.search(root, *arrays, limit, self.c_uct, self.policy, top)
+        else:
+            deadline = start + time_ms / 1000.0
+            chunk = 16
+            while done < limit:
+                t0 = time.perf_counter()
+                want = min(chunk, limit - done)
+                ran = k.search(root, *arrays, want, self.c_uct, self.policy, top)
+                done += ran
+                now = time.perf_counter()
+                if ran < want or now >= deadline:
+                    break
+                rate = ran / max(now - t0, 1e-6)
+                slot = min(CHUNK_SECONDS, deadline - now)
+                chunk = max(8, min(int(rate * slot), 4 * chunk + 8))
+        if self.reuse:
+            self._kept = (tree, root, top)
+        return self._stats(k, state.game, tree, done, top)
+
+    def _reusable(self, k: ModuleType, root: np.ndarray, state: State, room: int) -> Any:
+        """``(tree, node)`` of the kept tree where ``root`` is, two moves on; else ``None``."""
+        if self._kept is None or not self.reuse:
+            return None
+        tree, old_root, old_top = self._kept
+        reply = k.code_of(state.game, state.last_move)
+        if reply is None or tree.nodes + room > tree.capacity:
+            return None
+        for c in tree.children(old_top):
+            for g in tree.children(c):
+                if int(tree.move[g]) != reply:
+                    continue
+                position = old_root.copy()
+                k.play(position, int(tree.move[c]))
+                k.play(position, reply)
+                if same_position(k, position, root) and tree.children(g):
+                    return tree, g
+        return None
+
+    def flat(
+        self, state: State, *, time_ms: float | None, simulations: int | None, seed: int
+    ) -> RootStats:
+        """Flat Monte Carlo with the same playouts: every root move gets an equal share."""
+        from sansu.ai.kernels.tree import Tree
+
+        k = kernel(self.game_id)
+        start = time.perf_counter()
+        root = k.from_state(state)
+        totals = np.zeros(k.MAX_MOVES)
+        counts = np.zeros(k.MAX_MOVES, dtype=np.int64)
+        meta = Tree(1, seed).meta
+        moves = np.empty(k.MAX_MOVES, dtype=np.int16)
+        n = k.legal(root, moves)
+        limit = simulations if simulations is not None else 1 << 62
+        done = 0
+        deadline = None if time_ms is None else start + time_ms / 1000.0
+        while done < limit:
+            # Whole rounds over the root moves keep the shares equal.
+            want = min(limit - done, n * max(1, 256 // n))
+            k.flat_search(root, totals, counts, meta, want, self.policy)
+            done += want
+            if deadline is not None and time.perf_counter() >= deadline:
+                break
+        candidates = [
+            Candidate(
+                k.move_of(state.game, int(moves[i])),
+                int(counts[i]),
+                float(totals[i] / max(counts[i], 1)),
+            )
+            for i in range(n)
+        ]
+        candidates.sort(key=lambda c: c.reward, reverse=True)
+        return RootStats(candidates, [str(candidates[0].move)], done)
+
+    def _stats(self, k: ModuleType, game: Any, tree: Any, simulations: int, top: int) -> RootStats:
+        from sansu.ai.kernels.tree import DRAW, LOSS, WIN
+
+        exact = {WIN: 1.0, LOSS: 0.0, DRAW: 0.5}
+        candidates = []
+        for c in tree.children(top):
+            visits = int(tree.visits[c])
+            reward = float(tree.value[c] / visits) if visits else 0.0
+            proven = exact.get(int(tree.proven[c]))
+            candidates.append(
+                Candidate(
+                    k.move_of(game, int(tree.move[c])),
+                    visits,
+                    reward if proven is None else proven,
+                    proven,
+                )
+            )
+        candidates.sort(key=_rank, reverse=True)
+        pv = []
+        node = top
+        while len(pv) < 16:
+            kids = tree.children(node)
+            if not kids:
+                break
+            node = max(kids, key=lambda c: _rank_node(tree, c))
+            if tree.visits[node] == 0 and int(tree.proven[node]) == 0:
+                break
+            pv.append(str(k.move_of(game, int(tree.move[node]))))
+        root_proven = {WIN: 0.0, LOSS: 1.0, DRAW: 0.5}.get(int(tree.proven[top]))
+        return RootStats(candidates, pv, simulations, root_proven, tree.nodes)
+
+
+def _rank(c: Candidate) -> tuple[int, float, float]:
+    if c.proven is not None:
+        if c.proven >= 1.0:
+            return (2, 0.0, 0.0)
+        if c.proven <= 0.0:
+            return (0, c.visits, c.reward)
+    return (1, c.visits, c.reward)
+
+
+def _rank_node(tree: Any, c: int) -> tuple[int, float]:
+    from sansu.ai.kernels.tree import LOSS, WIN
+
+    p = int(tree.proven[c])
+    if p == WIN:
+        return (2, 0.0)
+    if p == LOSS:
+        return (0, float(tree.visits[c]))
+    return (1, float(tree.visits[c]))

@@ -1,0 +1,199 @@
+"""The compiled search tree shared by the game kernels: storage, UCT selection, solver backup.
+
+A tree is a handful of flat NumPy arrays indexed by node (see :class:`Tree`),
+so a kernel can grow it without allocating and the Python side can read it
+afterwards to pick a move and a principal variation. A node's children are
+contiguous (``first[node]`` … ``first[node] + count[node] - 1``).
+
+Values are stored from the point of view of the player who made the move
+into the node: ``value[node] / visits[node]`` is their mean reward (win 1,
+draw ½, loss 0). ``proven[node]`` is what the solver knows for that player:
+``WIN``, ``LOSS`` or ``DRAW`` under best play, or ``UNKNOWN``.
+
+Two-player, alternating games only: the player who moved into a node is the
+opponent of the player who moved into its parent.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numba import njit
+
+UNKNOWN, WIN, LOSS, DRAW = 0, 1, 2, 3
+NOT_EXPANDED = -1
+
+# Slots of the small int64 ``rng``/bookkeeping array every kernel carries.
+RNG = 0
+NODES = 1
+"""``meta[NODES]``: how many nodes are in use."""
+META_SIZE = 2
+
+
+class Tree:
+    """The arrays of one search tree, allocated once for a budget of nodes."""
+
+    def __init__(self, capacity: int, seed: int) -> None:
+        self.capacity = capacity
+        # Uninitialised on purpose: a node is written when it is created, and
+        # untouched pages of a large tree cost no memory.
+        self.move = np.empty(capacity, dtype=np.int16)
+        self.first = np.empty(capacity, dtype=np.int32)
+        self.count = np.empty(capacity, dtype=np.int16)
+        self.visits = np.empty(capacity, dtype=np.int32)
+        self.value = np.empty(capacity, dtype=np.float64)
+        self.proven = np.empty(capacity, dtype=np.int8)
+        self.meta = np.zeros(META_SIZE, dtype=np.uint64)
+        self.meta[RNG] = np.uint64(seed_state(seed))
+        self.reset()
+
+    def reset(self) -> None:
+        """An empty tree holding only the root (node 0)."""
+        self.first[0] = NOT_EXPANDED
+        self.count[0] = 0
+        self.visits[0] = 0
+        self.value[0] = 0.0
+        self.proven[0] = UNKNOWN
+        self.move[0] = -1
+        self.meta[NODES] = 1
+
+    @property
+    def nodes(self) -> int:
+        return int(self.meta[NODES])
+
+    def children(self, node: int) -> range:
+        first = int(self.first[node])
+        if first < 0:
+            return range(0)
+        return range(first, first + int(self.count[node]))
+
+    def arrays(self) -> tuple[np.ndarray, ...]:
+        return (self.first, self.count, self.move, self.visits, self.value, self.proven, self.meta)
+
+
+def seed_state(seed: int) -> int:
+    """A non-zero 64-bit xorshift state from any integer seed (splitmix64 of it)."""
+    z = (seed * 0x9E3779B97F4A7C15 + 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF
+    z ^= z >> 31
+    return z or 0x2545F4914F6CDD1D
+
+
+@njit(cache=True, inline="always")
+def next_random(meta):
+    """xorshift64*: the next 32 random bits (as int64); the state lives in ``meta[RNG]``."""
+    x = meta[0]
+    x ^= x >> np.uint64(12)
+    x ^= x << np.uint64(25)
+    x ^= x >> np.uint64(27)
+    meta[0] = x
+    return np.int64((x * np.uint64(0x2545F4914F6CDD1D)) >> np.uint64(32))
+
+
+@njit(cache=True, inline="always")
+def below(meta, n):
+    """A random integer in ``0 .. n - 1`` (``n`` ≥ 1)."""
+    return (next_random(meta) * n) >> 32
+
+
+@njit(cache=True)
+def add_children(first, count, move, visits, value, proven, meta, node, moves, n):
+    """Give ``node`` the children ``moves[:n]`` in random order; False if the tree is full."""
+    start = np.int64(meta[1])
+    if start + n > first.shape[0]:
+        return False
+    for i in range(n - 1, 0, -1):
+        j = below(meta, i + 1)
+        moves[i], moves[j] = moves[j], moves[i]
+    for i in range(n):
+        c = start + i
+        move[c] = moves[i]
+        first[c] = NOT_EXPANDED
+        count[c] = 0
+        visits[c] = 0
+        value[c] = 0.0
+        proven[c] = UNKNOWN
+    first[node] = start
+    count[node] = n
+    meta[1] = np.uint64(start + n)
+    return True
+
+
+@njit(cache=True)
+def select_child(first, count, visits, value, proven, node, c_uct):
+    """The UCT choice among ``node``'s children, skipping those the solver has lost."""
+    start = first[node]
+    n = count[node]
+    log_n = math.log(max(visits[node], 1))
+    best = -1
+    best_score = -1.0e300
+    for i in range(start, start + n):
+        p = proven[i]
+        if p == WIN:
+            return i
+        if p == LOSS:
+            continue
+        v = visits[i]
+        if v == 0:
+            return i
+        score = value[i] / v + c_uct * math.sqrt(log_n / v)
+        if score > best_score:
+            best_score = score
+            best = i
+    if best < 0:
+        best = start
+    return best
+
+
+@njit(cache=True)
+def settle(first, count, proven, parent, child):
+    """Update the solver's knowledge of ``parent`` after ``child`` has been proven."""
+    if proven[parent] != UNKNOWN:
+        return
+    if proven[child] == WIN:
+        proven[parent] = LOSS
+        return
+    start = first[parent]
+    draw = False
+    for i in range(start, start + count[parent]):
+        p = proven[i]
+        if p == UNKNOWN:
+            return
+        if p == WIN:
+            proven[parent] = LOSS
+            return
+        if p == DRAW:
+            draw = True
+    proven[parent] = DRAW if draw else WIN
+
+
+@njit(cache=True)
+def backup(first, count, visits, value, proven, path, depth, mover_at_root, winner):
+    """Add one simulation's result to every node on ``path[:depth]``, settling proofs upwards.
+
+    ``mover_at_root`` moved into the root; ``winner`` is 0, 1, or 2 for a draw.
+    """
+    player = mover_at_root if depth % 2 == 1 else 1 - mover_at_root
+    # ``player`` moved into path[depth - 1]; it alternates upwards.
+    for k in range(depth - 1, -1, -1):
+        node = path[k]
+        visits[node] += 1
+        if winner == 2:
+            value[node] += 0.5
+        elif winner == player:
+            value[node] += 1.0
+        if k > 0 and proven[node] != UNKNOWN:
+            settle(first, count, proven, path[k - 1], node)
+        player = 1 - player
+
+
+@njit(cache=True)
+def proven_winner(proven_code, mover):
+    """The result (0, 1, or 2 for a draw) that a proof for ``mover`` stands for."""
+    if proven_code == WIN:
+        return mover
+    if proven_code == LOSS:
+        return 1 - mover
+    return 2

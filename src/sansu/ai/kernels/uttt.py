@@ -1,0 +1,313 @@
+"""Ultimate Tic-Tac-Toe compiled: bitboard rules, random playouts and the whole UCT search.
+
+The position is a small int64 array (layout below): each player's marks as
+one 9-bit field per section, the won and closed sections as 9-bit masks,
+the section the mover is sent to, the mover and the result. A move is
+``9 * section + position`` (the bit numbering of :mod:`sansu.core.sections`).
+
+The rules here repeat those of :mod:`sansu.games.uttt` for speed; the tests
+play many random games through both and require the same legal moves and
+results at every step. The 3×3 line tables come from
+:mod:`sansu.core.sections`, the one source of the geometry.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from numba import njit
+
+from sansu.ai.kernels.tree import (
+    DRAW,
+    LOSS,
+    NOT_EXPANDED,
+    UNKNOWN,
+    WIN,
+    add_children,
+    backup,
+    below,
+    proven_winner,
+    select_child,
+)
+from sansu.core.sections import CELL_OF_BIT, FULL, HAS_LINE, PLACES
+
+MARKS0, MARKS1, WON, CLOSED, TARGET, TO_MOVE, RESULT = 0, 9, 18, 20, 21, 22, 23
+SIZE = 24
+KEY_SLOTS = 18
+"""The marks (the first slots) and the legal moves tell two positions apart."""
+FREE = -1
+ONGOING = -1
+DRAWN = 2
+
+LINE = np.array(HAS_LINE, dtype=np.int8)
+POP = np.array([bin(m).count("1") for m in range(512)], dtype=np.int64)
+LOW = np.array([(m & -m).bit_length() - 1 for m in range(512)], dtype=np.int64)
+WINNING = np.array(
+    [sum(1 << p for p in range(9) if not m >> p & 1 and HAS_LINE[m | 1 << p]) for m in range(512)],
+    dtype=np.int64,
+)
+"""``WINNING[mine]``: the positions that would complete a line of ``mine``."""
+NEAR = WINNING
+"""``NEAR[won]``: the sections whose winning would complete a line of sections ``won``
+(the same table as for cells: both are 3×3 grids)."""
+
+PLAYOUT_UNIFORM = 0
+PLAYOUT_WINS = 1
+PLAYOUT_SAFE = 2
+"""Playout policies: uniformly random; take a move that wins the game when there is one;
+and also avoid (by a few redraws) moves that let the opponent win at once."""
+
+
+MAX_MOVES = 81
+
+
+def move_of(game: object, code: int) -> Any:
+    """The engine move of a kernel move code (``9 * section + position``)."""
+    return PLACES[CELL_OF_BIT[code]]
+
+
+def code_of(game: object, move: object) -> int | None:
+    """The kernel code of an engine move (``None`` for anything else)."""
+    return getattr(move, "bit", None)
+
+
+def from_state(state) -> np.ndarray:
+    """The kernel array of an engine state, read through its public methods."""
+    from sansu.core.sections import PLACES
+
+    st = np.zeros(SIZE, dtype=np.int64)
+    for place in PLACES:
+        owner = state.mark_at(place.cell)
+        if owner is not None:
+            st[9 * owner + place.section] |= 1 << place.position
+    for s in range(9):
+        owner = state.section_owner(s)
+        if owner is not None:
+            st[WON + owner] |= 1 << s
+        if state.is_closed(s):
+            st[CLOSED] |= 1 << s
+    allowed = state.allowed_sections()
+    st[TARGET] = allowed[0] if len(allowed) == 1 else FREE
+    if state.result is None:
+        st[TO_MOVE] = state.to_move
+        st[RESULT] = ONGOING
+    else:
+        st[TO_MOVE] = 0
+        st[RESULT] = DRAWN if state.result.draw else state.result.winners[0]
+    return st
+
+
+@njit(cache=True)
+def legal(st, out):
+    """Write the legal moves into ``out``; their number."""
+    if st[RESULT] != ONGOING:
+        return 0
+    t = st[TARGET]
+    closed = st[CLOSED]
+    n = 0
+    for s in range(9):
+        if closed >> s & 1 or (t != FREE and s != t and not closed >> t & 1):
+            continue
+        empty = FULL & ~(st[MARKS0 + s] | st[MARKS1 + s])
+        while empty:
+            p = LOW[empty]
+            out[n] = 9 * s + p
+            n += 1
+            empty &= empty - 1
+    return n
+
+
+@njit(cache=True)
+def play(st, move):
+    """Play ``move`` (assumed legal) on ``st`` in place."""
+    s = move // 9
+    p = move % 9
+    player = st[TO_MOVE]
+    slot = 9 * player + s
+    st[slot] |= 1 << p
+    if LINE[st[slot]]:
+        st[CLOSED] |= 1 << s
+        st[WON + player] |= 1 << s
+        if LINE[st[WON + player]]:
+            st[RESULT] = player
+            return
+    elif st[MARKS0 + s] | st[MARKS1 + s] == FULL:
+        st[CLOSED] |= 1 << s
+    if st[CLOSED] == FULL:
+        st[RESULT] = DRAWN
+        return
+    st[TARGET] = p
+    st[TO_MOVE] = 1 - player
+
+
+@njit(cache=True)
+def random_move(st, meta):
+    """A uniformly random legal move."""
+    closed = st[CLOSED]
+    t = st[TARGET]
+    if t != FREE and not closed >> t & 1:
+        empty = FULL & ~(st[MARKS0 + t] | st[MARKS1 + t])
+        for _ in range(below(meta, POP[empty])):
+            empty &= empty - 1
+        return 9 * t + LOW[empty]
+    total = 0
+    for s in range(9):
+        if not closed >> s & 1:
+            total += POP[FULL & ~(st[MARKS0 + s] | st[MARKS1 + s])]
+    k = below(meta, total)
+    for s in range(9):
+        if closed >> s & 1:
+            continue
+        empty = FULL & ~(st[MARKS0 + s] | st[MARKS1 + s])
+        c = POP[empty]
+        if k < c:
+            for _ in range(k):
+                empty &= empty - 1
+            return 9 * s + LOW[empty]
+        k -= c
+    return -1
+
+
+@njit(cache=True)
+def threats(st, player):
+    """The open sections where ``player``, sent there, would win the game with one move."""
+    candidates = NEAR[st[WON + player]] & ~st[CLOSED] & FULL
+    mask = 0
+    while candidates:
+        s = LOW[candidates]
+        if WINNING[st[9 * player + s]] & FULL & ~(st[MARKS0 + s] | st[MARKS1 + s]):
+            mask |= 1 << s
+        candidates &= candidates - 1
+    return mask
+
+
+@njit(cache=True)
+def winning_move(st, player):
+    """A move of ``player`` (to move) that wins the game at once, or -1."""
+    t = st[TARGET]
+    closed = st[CLOSED]
+    danger = threats(st, player)
+    if t != FREE and not closed >> t & 1:
+        danger &= 1 << t
+    if not danger:
+        return -1
+    s = LOW[danger]
+    return 9 * s + LOW[WINNING[st[9 * player + s]] & FULL & ~(st[MARKS0 + s] | st[MARKS1 + s])]
+
+
+@njit(cache=True)
+def gives_win(st, move, danger, opponent):
+    """Whether ``move`` lets ``opponent`` win at once, given their ``threats`` mask ``danger``."""
+    s = move // 9
+    p = move % 9
+    occupied = st[MARKS0 + s] | st[MARKS1 + s] | 1 << p
+    closed = st[CLOSED]
+    if LINE[st[9 * (1 - opponent) + s] | 1 << p] or occupied == FULL:
+        closed |= 1 << s
+        danger &= ~(1 << s)
+    elif danger >> s & 1 and not WINNING[st[9 * opponent + s]] & FULL & ~occupied:
+        danger &= ~(1 << s)  # the move takes the opponent's winning cell
+    if closed >> p & 1:
+        return danger != 0  # a free move: any threat will do
+    return danger >> p & 1 == 1
+
+
+@njit(cache=True)
+def playout(st, meta, policy):
+    """Moves to the end of the game; the winner (0, 1) or 2 for a draw.
+
+    Policy 0 plays uniformly at random; 1 also takes a move that wins the
+    game when there is one; 2 also tries (a few random draws) not to let the
+    opponent win at once.
+    """
+    while st[RESULT] == ONGOING:
+        player = st[TO_MOVE]
+        if policy >= PLAYOUT_WINS:
+            move = winning_move(st, player)
+            if move >= 0:
+                play(st, move)
+                continue
+        move = random_move(st, meta)
+        if policy >= PLAYOUT_SAFE:
+            danger = threats(st, 1 - player)
+            if danger:
+                for _ in range(3):
+                    if not gives_win(st, move, danger, 1 - player):
+                        break
+                    move = random_move(st, meta)
+        play(st, move)
+    return st[RESULT]
+
+
+@njit(cache=True)
+def search(root, first, count, move, visits, value, proven, meta, sims, c_uct, policy, top):
+    """Run up to ``sims`` UCT simulations from ``root`` into the tree; how many were run.
+
+    ``top`` is the tree node of ``root`` (0 for a new tree; deeper when a tree
+    is reused after two moves). Stops early once the solver has proven it.
+    """
+    st = np.empty(SIZE, dtype=np.int64)
+    moves = np.empty(81, dtype=np.int16)
+    path = np.empty(128, dtype=np.int64)
+    root_mover = 1 - root[TO_MOVE]
+    done = 0
+    for _ in range(sims):
+        if proven[top] != UNKNOWN:
+            break
+        st[:] = root
+        node = top
+        path[0] = top
+        depth = 1
+        mover = root_mover
+        while True:
+            if proven[node] != UNKNOWN:
+                winner = proven_winner(proven[node], mover)
+                break
+            if first[node] == NOT_EXPANDED:
+                if node != top and visits[node] == 0:
+                    winner = playout(st, meta, policy)
+                    break
+                n = legal(st, moves)
+                if not add_children(
+                    first, count, move, visits, value, proven, meta, node, moves, n
+                ):
+                    winner = playout(st, meta, policy)
+                    break
+            child = select_child(first, count, visits, value, proven, node, c_uct)
+            mover = st[TO_MOVE]
+            play(st, move[child])
+            path[depth] = child
+            depth += 1
+            node = child
+            if st[RESULT] != ONGOING:
+                winner = st[RESULT]
+                proven[child] = WIN if winner == mover else (DRAW if winner == DRAWN else LOSS)
+                break
+        backup(first, count, visits, value, proven, path, depth, root_mover, winner)
+        done += 1
+    return done
+
+
+@njit(cache=True)
+def flat_search(root, totals, counts, meta, sims, policy):
+    """Flat Monte Carlo: ``sims`` playouts spread evenly over the root moves.
+
+    ``totals[i]``/``counts[i]`` accumulate the mover's reward for the i-th
+    legal move (in :func:`legal` order).
+    """
+    st = np.empty(SIZE, dtype=np.int64)
+    moves = np.empty(81, dtype=np.int16)
+    n = legal(root, moves)
+    mover = root[TO_MOVE]
+    for i in range(sims):
+        k = i % n
+        st[:] = root
+        play(st, moves[k])
+        winner = st[RESULT] if st[RESULT] != ONGOING else playout(st, meta, policy)
+        counts[k] += 1
+        if winner == mover:
+            totals[k] += 1.0
+        elif winner == DRAWN:
+            totals[k] += 0.5
+    return n

@@ -1,0 +1,190 @@
+"""A computer player: a game, a level and a seed; it chooses moves within a budget.
+
+The player picks the search (a compiled kernel where the game has one, else
+the generic search through the protocol), turns the level into a budget,
+and turns what the search found into one move. Two things every level
+does before searching: play the only move when there is one, and take a
+win in one when there is one.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from typing import Any
+
+from sansu.ai.analysis import Analysis, Candidate, RootStats
+from sansu.ai.levels import Level
+from sansu.core.protocol import Game, Move, State
+
+SAFETY_MS = 4.0
+"""Kept back from a timed search for choosing the move and answering."""
+
+
+class ComputerPlayer:
+    """Chooses moves of one game at one level; reproducible from ``seed``.
+
+    Successive calls of :meth:`choose` draw their seeds from ``seed`` in turn,
+    so a fresh player with the same seed, given the same positions and a
+    simulation budget, chooses the same moves.
+    """
+
+    def __init__(self, game: Game, settings: Level, *, seed: int | None = None) -> None:
+        self.game = game
+        self.settings = settings
+        self.level: str = settings.name
+        self.time_ms: int = settings.time_ms
+        self.seed = seed
+        self._rng = random.Random(seed)
+        self._search: Any = None
+        self._adapter: Any = None
+
+    def __repr__(self) -> str:
+        return f"get_player({self.game.id!r}, {self.level!r}, seed={self.seed!r})"
+
+    # -- the search behind it ----------------------------------------------------
+
+    @property
+    def compiled(self) -> bool:
+        """Whether this game is searched by a compiled kernel."""
+        from sansu.ai.compiled import KERNELS
+
+        return self.game.id in KERNELS
+
+    def _searcher(self) -> Any:
+        if self._search is None:
+            from sansu.ai.adapters import adapter_for
+            from sansu.ai.compiled import CompiledSearch
+            from sansu.ai.mcts import MCTS
+
+            s = self.settings
+            if self.compiled:
+                self._search = CompiledSearch(
+                    self.game.id, c_uct=s.c_uct, policy=s.playout, reuse=s.reuse
+                )
+            else:
+                self._adapter = adapter_for(self.game, vision=s.vision)
+                self._search = MCTS(self._adapter, c_uct=s.c_uct, widening=s.widening)
+        return self._search
+
+    def warm_up(self) -> None:
+        """Load the compiled code now, so that the first move is not slowed by it."""
+        self._searcher()
+        if self.compiled:
+            from sansu.ai.compiled import warm_up
+
+            warm_up(self.game.id)
+        else:
+            self._adapter.warm_up()
+
+    # -- choosing ------------------------------------------------------------------
+
+    def choose(
+        self, state: State, *, time_ms: int | None = None, simulations: int | None = None
+    ) -> Analysis:
+        """A legal move of ``state`` with the search's analysis.
+
+        Budget: ``simulations`` alone searches exactly that many simulations
+        (reproducible); ``time_ms`` alone thinks that long, within the
+        level's simulation limit; neither uses the level's defaults.
+        """
+        start = time.perf_counter()
+        if state.result is not None:
+            raise ValueError("the game is over: there is no move to choose")
+        if state.game.id != self.game.id:
+            raise ValueError(f"a {state.game.id!r} position given to a {self.game.id!r} player")
+        if time_ms is not None and time_ms <= 0:
+            raise ValueError(f"time_ms must be positive, not {time_ms}")
+        if simulations is not None and simulations <= 0:
+            raise ValueError(f"simulations must be positive, not {simulations}")
+        seed = self._rng.getrandbits(63)
+        rng = random.Random(seed)
+        if simulations is None:
+            simulations = self.settings.simulations
+            if time_ms is None:
+                time_ms = self.time_ms
+        search = self._searcher()
+
+        quick = self._quick_move(state, rng)
+        if quick is not None:
+            move, reward, why = quick
+            return self._analysis(start, move, reward, [str(move)], 0, why, ())
+
+        budget = None
+        if time_ms is not None:
+            spent = (time.perf_counter() - start) * 1000.0
+            budget = max(1.0, time_ms - spent - SAFETY_MS)
+        stats: RootStats = search.run(state, time_ms=budget, simulations=simulations, seed=seed)
+        if not stats.candidates:  # pragma: no cover - every search expands its root
+            move = rng.choice(state.legal_moves())
+            return self._analysis(start, move, 0.5, [str(move)], stats.simulations, None, ())
+        chosen = self._pick(stats.candidates, rng)
+        proven = None
+        if chosen.proven is not None:
+            proven = "win" if chosen.proven >= 1.0 else "loss" if chosen.proven <= 0.0 else "draw"
+        pv = stats.pv if stats.pv and stats.pv[0] == str(chosen.move) else [str(chosen.move)]
+        return self._analysis(
+            start,
+            chosen.move,
+            chosen.reward,
+            pv,
+            stats.simulations,
+            proven,
+            tuple(stats.candidates[:5]),
+        )
+
+    def _quick_move(
+        self, state: State, rng: random.Random
+    ) -> tuple[Move, float, str | None] | None:
+        """The only move, a win in one, or a move the game's adapter imposes."""
+        if self.compiled:
+            moves = state.legal_moves()
+        else:
+            adapter = self._adapter
+            state = adapter.prepare(state, rng)
+            forced = adapter.forced(state, rng)
+            if forced is not None:
+                return forced, 0.5, None
+            moves = list(adapter.candidates(state))
+        if len(moves) == 1:
+            return moves[0], 0.5, None
+        mover = state.to_move
+        for move in moves:
+            result = state.play(move).result
+            if result is not None and not result.draw and result.winners == (mover,):
+                return move, 1.0, "win"
+        return None
+
+    def _pick(self, candidates: list[Candidate], rng: random.Random) -> Candidate:
+        best = candidates[0]
+        t = self.settings.temperature
+        if t <= 0 or (best.proven is not None and best.proven >= 1.0):
+            return best
+        pool = [
+            c for c in candidates if c.visits > 0 and not (c.proven is not None and c.proven <= 0)
+        ]
+        if not pool:
+            return best
+        weights = [c.visits ** (1.0 / t) for c in pool]
+        return rng.choices(pool, weights=weights)[0]
+
+    def _analysis(
+        self,
+        start: float,
+        move: Move,
+        reward: float,
+        pv: list[str],
+        simulations: int,
+        proven: str | None,
+        candidates: tuple[Candidate, ...],
+    ) -> Analysis:
+        return Analysis(
+            move=move,
+            value=max(-1.0, min(1.0, 2.0 * reward - 1.0)),
+            pv=pv,
+            simulations=simulations,
+            elapsed_ms=(time.perf_counter() - start) * 1000.0,
+            proven=proven,
+            candidates=candidates,
+            level=self.level,
+        )

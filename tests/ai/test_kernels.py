@@ -1,0 +1,162 @@
+"""The compiled kernels against the engines: same legal moves and results at every step."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import sansu
+from sansu.ai.compiled import CompiledSearch, same_position
+from sansu.ai.kernels import sansumoku as SK
+from sansu.ai.kernels import thirtyfive as TK
+from sansu.ai.kernels import uttt as UK
+from sansu.ai.kernels.tree import Tree
+
+KERNELS = {"uttt": UK, "sansumoku": SK, "thirtyfive": TK}
+OPENING = {"uttt": "r5c5", "sansumoku": "r5c5", "thirtyfive": "r5c5=7"}
+
+
+def kernel_moves(kernel, game, st) -> set[str]:
+    out = np.empty(kernel.MAX_MOVES, dtype=np.int16)
+    n = kernel.legal(st, out)
+    return {str(kernel.move_of(game, int(m))) for m in out[:n]}
+
+
+def kernel_result(kernel, st):
+    r = int(st[kernel.RESULT])
+    return None if r == kernel.ONGOING else ("draw" if r == kernel.DRAWN else r)
+
+
+def engine_result(state):
+    if state.result is None:
+        return None
+    return "draw" if state.result.draw else state.result.winners[0]
+
+
+@pytest.mark.parametrize("game_id", sorted(KERNELS))
+@settings(max_examples=100)
+@given(seed=st.integers(0, 2**32 - 1), rows=st.integers(3, 12), cols=st.integers(3, 12))
+def test_a_random_game_goes_the_same_way_in_kernel_and_engine(game_id, seed, rows, cols) -> None:
+    kernel = KERNELS[game_id]
+    options = {"rows": rows, "cols": cols} if game_id == "thirtyfive" else {}
+    game = sansu.load_game(game_id, **options)
+    rng = random.Random(seed)
+    state = game.initial_state()
+    st_ = kernel.from_state(state)
+    while True:
+        assert kernel_moves(kernel, game, st_) == {str(m) for m in state.legal_moves()}
+        assert kernel_result(kernel, st_) == engine_result(state)
+        if state.result is not None:
+            break
+        move = rng.choice(state.legal_moves())
+        state = state.play(move)
+        kernel.play(st_, kernel.code_of(game, move))
+        # Reading the state afresh gives what the kernel reached by playing.
+        if state.result is None:
+            assert same_position(kernel, kernel.from_state(state), st_)
+
+
+@pytest.mark.parametrize("game_id", sorted(KERNELS))
+def test_kernel_playouts_end_in_a_result(game_id) -> None:
+    kernel = KERNELS[game_id]
+    root = kernel.from_state(sansu.load_game(game_id).initial_state())
+    tree = Tree(16, 3)
+    assert root[kernel.RESULT] == kernel.ONGOING
+    for policy in (0, 1):
+        for _ in range(50):
+            st_ = root.copy()
+            assert kernel.playout(st_, tree.meta, policy) in (0, 1, 2)
+            assert st_[kernel.RESULT] != kernel.ONGOING
+
+
+UTTT_WIN = (
+    "r5c5 r6c6 r8c8 r4c6 r3c8 r9c4 r7c3 r1c8 r3c4 r8c1 r6c2 r8c6 r4c9 r1c7 r3c2 r7c6 r3c7 r9c3"
+    " r9c7 r7c1 r2c3 r4c7 r3c3 r7c9 r2c8 r6c4 r8c3 r6c9 r8c9 r5c8 r5c4 r5c3 r8c7 r4c2 r1c4 r2c1"
+    " r6c1 r9c1 r3c5 r9c6 r2c5 r6c5 r3c6"
+)
+SANSUMOKU_WIN = (
+    "r4c6 r3c9 r9c8 r8c4 r6c3 r7c7 r1c2 r2c5 r6c6 r8c9 r5c7 r4c2 r1c5 r3c5 r9c4 r7c1 r2c3 r5c8"
+    " r4c4 r1c3 r1c6 r5c1 r4c3 r5c5 r5c4 r6c2 r7c6 r6c5 r7c4 r3c1 r8c1 r5c3 r6c7 r9c2 r8c5 r6c4"
+    " r8c2 r4c5 r2c6 r6c8 r6c1 r9c3 r7c9"
+)
+WINS = {"uttt": (UTTT_WIN, "r1c9"), "sansumoku": (SANSUMOKU_WIN, "r9c1")}
+
+
+@pytest.mark.parametrize("game_id", sorted(WINS))
+def test_the_solver_proves_the_win_in_one(game_id) -> None:
+    moves, winning = WINS[game_id]
+    state = sansu.load_game(game_id).play_moves(moves.split())
+    assert state.play(winning).result.winners == (state.to_move,)
+    stats = CompiledSearch(game_id).run(state, simulations=3000, seed=1)
+    best = stats.candidates[0]
+    assert str(best.move) == winning
+    assert best.proven == 1.0
+    assert stats.proven == 1.0  # the root itself is settled
+    assert stats.simulations < 3000  # and the search stopped early
+
+
+def test_the_solver_proves_a_lost_position() -> None:
+    # A position (found by random play) where every move lets the opponent win at once.
+    game = sansu.load_game("uttt")
+    rng = random.Random(11)
+    for _ in range(400):
+        state = game.initial_state()
+        while state.result is None:
+            moves = state.legal_moves()
+            if len(moves) > 1 and all(
+                any(
+                    (r := after.play(m2).result) is not None and r.winners == (after.to_move,)
+                    for m2 in after.legal_moves()
+                )
+                for after in (state.play(m) for m in moves)
+            ):
+                stats = CompiledSearch("uttt").run(state, simulations=20000, seed=2)
+                assert stats.proven == 0.0
+                assert all(c.proven == 0.0 for c in stats.candidates)
+                return
+            state = state.play(rng.choice(moves))
+    pytest.fail("no lost position found")  # pragma: no cover
+
+
+@pytest.mark.parametrize("game_id", sorted(KERNELS))
+def test_a_search_with_a_simulation_budget_repeats_exactly(game_id) -> None:
+    state = sansu.load_game(game_id).play_moves([OPENING[game_id]])
+    a = CompiledSearch(game_id).run(state, simulations=2000, seed=7)
+    b = CompiledSearch(game_id).run(state, simulations=2000, seed=7)
+    assert [(str(c.move), c.visits) for c in a.candidates] == [
+        (str(c.move), c.visits) for c in b.candidates
+    ]
+    assert a.simulations == 2000
+    assert sum(c.visits for c in a.candidates) == 2000
+
+
+def test_a_small_tree_fills_up_and_the_search_goes_on() -> None:
+    state = sansu.load_game("uttt").initial_state()
+    tree = Tree(200, 1)
+    done = UK.search(UK.from_state(state), *tree.arrays(), 5000, 0.8, 1, 0)
+    assert done == 5000
+    assert tree.nodes <= 200
+    assert tree.visits[0] == 5000
+
+
+@pytest.mark.parametrize("game_id", sorted(KERNELS))
+def test_a_kept_tree_is_reused_two_moves_later_and_only_then(game_id) -> None:
+    game = sansu.load_game(game_id, **({"rows": 4, "cols": 4} if game_id == "thirtyfive" else {}))
+    search = CompiledSearch(game_id, reuse=True)
+    state = game.play_moves([OPENING[game_id].replace("r5c5", "r2c2")])
+    first = search.run(state, simulations=20_000, seed=1)
+    mine = first.candidates[0].move
+    after = state.play(mine)
+    assert len(first.pv) >= 2 and first.pv[0] == str(mine)
+    reply = first.pv[1]  # a reply the tree has searched
+    again = search.run(after.play(reply), simulations=10, seed=2)
+    assert sum(c.visits for c in again.candidates) > 10  # earlier simulations count
+    # A position that is not two moves on starts afresh.
+    fresh = search.run(state, simulations=10, seed=3)
+    assert sum(c.visits for c in fresh.candidates) == 10
+    plain = CompiledSearch(game_id).run(after.play(reply), simulations=10, seed=2)
+    assert {str(c.move) for c in plain.candidates} == {str(c.move) for c in again.candidates}
