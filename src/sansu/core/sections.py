@@ -119,3 +119,52 @@ def bits_of(mask: int) -> list[int]:
         out.append(low.bit_length() - 1)
         mask ^= low
     return out
+
+
+FREE: Final = -1
+"""``target`` when the player to move may use any open section."""
+
+
+class SectionsView:
+    """Questions about the sections, shared by the states of the sectioned games.
+
+    Expects the state's slots ``_won0``, ``_won1`` (9-bit masks of sections
+    won by each player), ``_closed`` (won or full), ``_target`` (the section
+    sent to, or :data:`FREE`) and ``result``.
+    """
+
+    __slots__ = ()
+    _won0: int
+    _won1: int
+    _closed: int
+    _target: int
+    result: object
+
+    def allowed_sections(self) -> list[int]:
+        """The sections the player to move may use (more than one: a free choice)."""
+        if self.result is not None:
+            return []
+        target = self._target
+        if target != FREE and not self._closed >> target & 1:
+            return [target]
+        return [s for s in range(9) if not self._closed >> s & 1]
+
+    def section_owner(self, section: int) -> int | None:
+        if self._won0 >> section & 1:
+            return 0
+        if self._won1 >> section & 1:
+            return 1
+        return None
+
+    def is_closed(self, section: int) -> bool:
+        return bool(self._closed >> section & 1)
+
+    def winning_line(self) -> tuple[int, int, int] | None:
+        """The three sections of the winning line, once there is one."""
+        return WINNING_LINE[self._won0] or WINNING_LINE[self._won1]
+
+    @staticmethod
+    def _coerce(move: object) -> Place:
+        if isinstance(move, str):
+            return Place.parse(move)
+        raise IllegalMove(f"not a move of this game: {move!r}")

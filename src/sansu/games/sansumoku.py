@@ -24,18 +24,17 @@ from sansu.core.cells import cell_name
 from sansu.core.protocol import Game, IllegalMove, Move, Result, State
 from sansu.core.sections import (
     CELL_OF_BIT,
+    FREE,
     FULL,
     HAS_LINE,
     PLACES,
     SECTION_NAMES,
     SECTION_PLACES,
-    WINNING_LINE,
     Place,
+    SectionsView,
 )
 
 COLOURS = ("Blue", "Orange")
-FREE = -1
-"""``target`` when the player to move has a wildcard (any open section)."""
 
 ROW_OF_BIT = tuple(CELL_OF_BIT[b] // 9 for b in range(81))
 COL_OF_BIT = tuple(CELL_OF_BIT[b] % 9 for b in range(81))
@@ -143,7 +142,7 @@ class Sansumoku(Game):
         return Place.parse(text)
 
 
-class SansumokuState(State):
+class SansumokuState(SectionsView, State):
     __slots__ = (
         "_by_constraint",
         "_closed",
@@ -201,15 +200,6 @@ class SansumokuState(State):
 
     # -- what the position is --------------------------------------------------
 
-    def allowed_sections(self) -> list[int]:
-        """The sections the player to move may use (more than one: a wildcard)."""
-        if self.result is not None:
-            return []
-        target = self._target
-        if target != FREE and not self._closed >> target & 1:
-            return [target]
-        return [s for s in range(9) if not self._closed >> s & 1]
-
     @property
     def wildcard(self) -> bool:
         """Whether the player to move may use any open section."""
@@ -235,24 +225,11 @@ class SansumokuState(State):
             return 1
         return None
 
-    def section_owner(self, section: int) -> int | None:
-        if self._won0 >> section & 1:
-            return 0
-        if self._won1 >> section & 1:
-            return 1
-        return None
-
-    def is_closed(self, section: int) -> bool:
-        return bool(self._closed >> section & 1)
-
     def won_by_constraint(self, section: int) -> bool:
         return bool(self._by_constraint >> section & 1)
 
     def is_legal_cell(self, cell: int) -> bool:
         return bool(self._legal >> PLACES[cell].bit & 1)
-
-    def winning_line(self) -> tuple[int, int, int] | None:
-        return WINNING_LINE[self._won0] or WINNING_LINE[self._won1]
 
     def legal_moves(self) -> list[Move]:
         legal = self._legal
@@ -332,11 +309,6 @@ class SansumokuState(State):
             self.ply + 1,
             result,
         )
-
-    def _coerce(self, move: Move | str) -> Place:
-        if isinstance(move, str):
-            return Place.parse(move)
-        raise IllegalMove(f"not a move of this game: {move!r}")
 
     def _why_illegal(self, move: Place) -> IllegalMove:
         text = move.text

@@ -16,18 +16,17 @@ from typing import Any
 
 from sansu.core.protocol import Game, IllegalMove, Move, Result, State
 from sansu.core.sections import (
+    FREE,
     FULL,
     HAS_LINE,
     PLACES,
     SECTION_NAMES,
     SECTION_PLACES,
-    WINNING_LINE,
     Place,
+    SectionsView,
 )
 
 MARKS = ("X", "O")
-FREE = -1
-"""``target`` when the player to move may use any open section."""
 
 
 class UltimateTicTacToe(Game):
@@ -42,7 +41,7 @@ class UltimateTicTacToe(Game):
         return Place.parse(text)
 
 
-class UTTTState(State):
+class UTTTState(SectionsView, State):
     __slots__ = (
         "_closed",
         "_marks0",
@@ -85,25 +84,6 @@ class UTTTState(State):
 
     # -- what the position is --------------------------------------------------
 
-    def allowed_sections(self) -> list[int]:
-        """The sections the player to move may play in."""
-        if self.result is not None:
-            return []
-        target = self._target
-        if target != FREE and not self._closed >> target & 1:
-            return [target]
-        return [s for s in range(9) if not self._closed >> s & 1]
-
-    def section_owner(self, section: int) -> int | None:
-        if self._won0 >> section & 1:
-            return 0
-        if self._won1 >> section & 1:
-            return 1
-        return None
-
-    def is_closed(self, section: int) -> bool:
-        return bool(self._closed >> section & 1)
-
     def mark_at(self, cell: int) -> int | None:
         bit = PLACES[cell].bit
         if self._marks0 >> bit & 1:
@@ -111,10 +91,6 @@ class UTTTState(State):
         if self._marks1 >> bit & 1:
             return 1
         return None
-
-    def winning_line(self) -> tuple[int, int, int] | None:
-        """The three sections of the winning line, once there is one."""
-        return WINNING_LINE[self._won0] or WINNING_LINE[self._won1]
 
     def legal_moves(self) -> list[Move]:
         if self.result is not None:
@@ -184,11 +160,6 @@ class UTTTState(State):
             self.ply + 1,
             result,
         )
-
-    def _coerce(self, move: Move | str) -> Place:
-        if isinstance(move, str):
-            return Place.parse(move)
-        raise IllegalMove(f"not a move of this game: {move!r}")
 
     def _why_illegal(self, move: Place) -> IllegalMove:
         if self.result is not None:
