@@ -137,6 +137,7 @@ def test_a_search_with_a_simulation_budget_repeats_exactly(game_id) -> None:
 def test_a_small_tree_fills_up_and_the_search_goes_on() -> None:
     state = sansu.load_game("uttt").initial_state()
     tree = Tree(200, 1)
+    tree.mover[0] = 1
     done = UK.search(UK.from_state(state), *tree.arrays(), 5000, 0.8, 1, 0)
     assert done == 5000
     assert tree.nodes <= 200

@@ -79,3 +79,16 @@ def test_score_rewards_share_one_among_the_leaders(scores) -> None:
     best = max(scores)
     for s, r in zip(scores, rewards, strict=True):
         assert (r > 0) == (s == best)
+
+
+def test_progressive_widening_keeps_few_children_and_still_proves() -> None:
+    game = Take(stones=200, most=40)
+    start = game.initial_state()
+    plain = MCTS(Adapter(game)).run(start, simulations=100, seed=2)
+    assert len(plain.candidates) == 40  # every move gets a child before any gets two
+    wide = MCTS(Adapter(game), widening=1.0).run(start, simulations=100, seed=2)
+    assert len(wide.candidates) <= 11  # at most sqrt(visits) children
+    assert max(c.visits for c in wide.candidates) > 5
+    small = Take(stones=10, most=3)  # 10 = 2 (mod 4): take 2
+    proven = MCTS(Adapter(small), widening=1.0).run(small.initial_state(), simulations=5000, seed=1)
+    assert proven.proven == 1.0 and proven.candidates[0].move == 2

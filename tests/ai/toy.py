@@ -1,7 +1,7 @@
-"""A tiny game for testing the generic search: take 1 or 2 stones; who takes the last one wins.
+"""A tiny game for testing the generic search: take 1 to ``most`` stones; who takes the last wins.
 
 Any number of players take turns in order. With two players, a pile that is
-a multiple of 3 is lost for the player to move.
+a multiple of ``most + 1`` is lost for the player to move.
 """
 
 from __future__ import annotations
@@ -14,8 +14,9 @@ class Take(Game):
     id = "take"
     title = "Take the last stone"
     option_specs = (
-        Option("stones", int, 7, "stones in the pile", low=1, high=60),
+        Option("stones", int, 7, "stones in the pile", low=1, high=500),
         Option("players", int, 2, "players", low=2, high=5),
+        Option("most", int, 2, "most stones taken in one move", low=1, high=60),
     )
 
     @property
@@ -26,8 +27,8 @@ class Take(Game):
         return TakeState(self, self.options["stones"], 0, None, 0)
 
     def parse_move(self, text: str) -> int:
-        if text.strip() not in ("1", "2"):
-            raise IllegalMove("take 1 or 2", text)
+        if not text.strip().isdigit():
+            raise IllegalMove("take a number of stones", text)
         return int(text)
 
 
@@ -43,7 +44,8 @@ class TakeState(State):
         self.result = None
 
     def legal_moves(self) -> list[int]:
-        return [] if self.result else [n for n in (1, 2) if n <= self.stones]
+        most = min(self.game.options["most"], self.stones)
+        return [] if self.result else list(range(1, most + 1))
 
     def play(self, move: int | str) -> TakeState:
         if isinstance(move, str):

@@ -51,6 +51,7 @@ def warm_up(game_id: str) -> None:
     k = kernel(game_id)
     root = k.from_state(load_game(game_id).initial_state())
     tree = Tree(4096, 0)
+    tree.mover[0] = 1 - int(root[k.TO_MOVE])
     for policy in (0, 1):
         k.search(root, *tree.arrays(), 2, 1.0, policy, 0)
         totals, counts = np.zeros(k.MAX_MOVES), np.zeros(k.MAX_MOVES, dtype=np.int64)
@@ -109,6 +110,7 @@ class CompiledSearch:
         if found is None:
             room = NODES_PER_SIMULATION * expected * (3 if self.reuse else 1)
             tree, top = Tree(min(MAX_NODES, 1024 + room), seed), 0
+            tree.mover[0] = 1 - int(root[k.TO_MOVE])
         else:
             tree, top = found
             tree.meta[0] = np.uint64(seed_state(seed))
@@ -217,7 +219,9 @@ class CompiledSearch:
             node = max(kids, key=lambda c: _rank_node(tree, c))
             if tree.visits[node] == 0 and int(tree.proven[node]) == 0:
                 break
-            pv.append(str(k.move_of(game, int(tree.move[node]))))
+            code = int(tree.move[node])
+            if code < k.MAX_MOVES:  # not a section choice (half of a free move)
+                pv.append(str(k.move_of(game, code)))
         root_proven = {WIN: 0.0, LOSS: 1.0, DRAW: 0.5}.get(int(tree.proven[top]))
         return RootStats(candidates, pv, simulations, root_proven, tree.nodes)
 

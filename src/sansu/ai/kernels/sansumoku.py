@@ -260,7 +260,7 @@ def playout(st, meta, policy):
 
 
 @njit(cache=True)
-def search(root, first, count, move, visits, value, proven, meta, sims, c_uct, policy, top):
+def search(root, first, count, move, visits, value, proven, mover, meta, sims, c_uct, policy, top):
     """Run up to ``sims`` UCT simulations from ``root`` into the tree; how many were run.
 
     ``top`` is the tree node of ``root`` (0 for a new tree; deeper when a tree
@@ -269,7 +269,6 @@ def search(root, first, count, move, visits, value, proven, meta, sims, c_uct, p
     st = np.empty(SIZE, dtype=np.int64)
     moves = np.empty(81, dtype=np.int16)
     path = np.empty(128, dtype=np.int64)
-    root_mover = 1 - root[TO_MOVE]
     done = 0
     for _ in range(sims):
         if proven[top] != UNKNOWN:
@@ -278,10 +277,9 @@ def search(root, first, count, move, visits, value, proven, meta, sims, c_uct, p
         node = top
         path[0] = top
         depth = 1
-        mover = root_mover
         while True:
             if proven[node] != UNKNOWN:
-                winner = proven_winner(proven[node], mover)
+                winner = proven_winner(proven[node], mover[node])
                 break
             if first[node] == NOT_EXPANDED:
                 if node != top and visits[node] == 0:
@@ -295,21 +293,22 @@ def search(root, first, count, move, visits, value, proven, meta, sims, c_uct, p
                         moves[0] = found
                         n = 1
                 if not add_children(
-                    first, count, move, visits, value, proven, meta, node, moves, n
-                ):
+                    first, count, move, visits, value, proven, mover, meta, node, moves, n,
+                    st[TO_MOVE],
+                ):  # fmt: skip
                     winner = playout(st, meta, policy)
                     break
             child = select_child(first, count, visits, value, proven, node, c_uct)
-            mover = st[TO_MOVE]
             play(st, move[child])
             path[depth] = child
             depth += 1
             node = child
             if st[RESULT] != ONGOING:
                 winner = st[RESULT]
-                proven[child] = WIN if winner == mover else (DRAW if winner == DRAWN else LOSS)
+                who = mover[child]
+                proven[child] = WIN if winner == who else (DRAW if winner == DRAWN else LOSS)
                 break
-        backup(first, count, visits, value, proven, path, depth, root_mover, winner)
+        backup(first, count, visits, value, proven, mover, path, depth, winner)
         done += 1
     return done
 

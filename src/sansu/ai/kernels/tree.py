@@ -6,12 +6,11 @@ afterwards to pick a move and a principal variation. A node's children are
 contiguous (``first[node]`` … ``first[node] + count[node] - 1``).
 
 Values are stored from the point of view of the player who made the move
-into the node: ``value[node] / visits[node]`` is their mean reward (win 1,
-draw ½, loss 0). ``proven[node]`` is what the solver knows for that player:
-``WIN``, ``LOSS`` or ``DRAW`` under best play, or ``UNKNOWN``.
-
-Two-player, alternating games only: the player who moved into a node is the
-opponent of the player who moved into its parent.
+into the node, ``mover[node]``: ``value[node] / visits[node]`` is their mean
+reward (win 1, draw ½, loss 0). ``proven[node]`` is what the solver knows
+for that player: ``WIN``, ``LOSS`` or ``DRAW`` under best play, or
+``UNKNOWN``. Two-player games; a player may make two decisions in a row
+(a kernel may split a move into a section choice and a cell choice).
 """
 
 from __future__ import annotations
@@ -44,18 +43,20 @@ class Tree:
         self.visits = np.empty(capacity, dtype=np.int32)
         self.value = np.empty(capacity, dtype=np.float64)
         self.proven = np.empty(capacity, dtype=np.int8)
+        self.mover = np.empty(capacity, dtype=np.int8)
         self.meta = np.zeros(META_SIZE, dtype=np.uint64)
         self.meta[RNG] = np.uint64(seed_state(seed))
         self.reset()
 
-    def reset(self) -> None:
-        """An empty tree holding only the root (node 0)."""
+    def reset(self, mover: int = 0) -> None:
+        """An empty tree holding only the root (node 0), which ``mover`` moved into."""
         self.first[0] = NOT_EXPANDED
         self.count[0] = 0
         self.visits[0] = 0
         self.value[0] = 0.0
         self.proven[0] = UNKNOWN
         self.move[0] = -1
+        self.mover[0] = mover
         self.meta[NODES] = 1
 
     @property
@@ -69,7 +70,16 @@ class Tree:
         return range(first, first + int(self.count[node]))
 
     def arrays(self) -> tuple[np.ndarray, ...]:
-        return (self.first, self.count, self.move, self.visits, self.value, self.proven, self.meta)
+        return (
+            self.first,
+            self.count,
+            self.move,
+            self.visits,
+            self.value,
+            self.proven,
+            self.mover,
+            self.meta,
+        )
 
 
 def seed_state(seed: int) -> int:
@@ -99,8 +109,11 @@ def below(meta, n):
 
 
 @njit(cache=True)
-def add_children(first, count, move, visits, value, proven, meta, node, moves, n):
-    """Give ``node`` the children ``moves[:n]`` in random order; False if the tree is full."""
+def add_children(first, count, move, visits, value, proven, mover, meta, node, moves, n, player):
+    """Give ``node`` the children ``moves[:n]`` of ``player``, in random order.
+
+    False if the tree is full.
+    """
     start = np.int64(meta[1])
     if start + n > first.shape[0]:
         return False
@@ -115,10 +128,15 @@ def add_children(first, count, move, visits, value, proven, meta, node, moves, n
         visits[c] = 0
         value[c] = 0.0
         proven[c] = UNKNOWN
+        mover[c] = player
     first[node] = start
     count[node] = n
     meta[1] = np.uint64(start + n)
     return True
+
+
+INV_SQRT = 1.0 / np.sqrt(np.maximum(np.arange(1 << 16, dtype=np.float64), 1.0))
+"""``INV_SQRT[v]``: 1/√v for the visit counts met most, to spare a division and a root."""
 
 
 @njit(cache=True)
@@ -126,7 +144,7 @@ def select_child(first, count, visits, value, proven, node, c_uct):
     """The UCT choice among ``node``'s children, skipping those the solver has lost."""
     start = first[node]
     n = count[node]
-    log_n = math.log(max(visits[node], 1))
+    explore = c_uct * math.sqrt(math.log(max(visits[node], 1)))
     best = -1
     best_score = -1.0e300
     for i in range(start, start + n):
@@ -138,7 +156,8 @@ def select_child(first, count, visits, value, proven, node, c_uct):
         v = visits[i]
         if v == 0:
             return i
-        score = value[i] / v + c_uct * math.sqrt(log_n / v)
+        inv = INV_SQRT[v] if v < 65536 else 1.0 / math.sqrt(v)
+        score = (value[i] * inv + explore) * inv
         if score > best_score:
             best_score = score
             best = i
@@ -148,12 +167,15 @@ def select_child(first, count, visits, value, proven, node, c_uct):
 
 
 @njit(cache=True)
-def settle(first, count, proven, parent, child):
+def settle(first, count, proven, mover, parent, child):
     """Update the solver's knowledge of ``parent`` after ``child`` has been proven."""
     if proven[parent] != UNKNOWN:
         return
+    # The children's mover is the player to move at ``parent``; ``parent``'s own
+    # mover is that player again after a section choice, else the opponent.
+    same = mover[parent] == mover[child]
     if proven[child] == WIN:
-        proven[parent] = LOSS
+        proven[parent] = WIN if same else LOSS
         return
     start = first[parent]
     draw = False
@@ -162,31 +184,31 @@ def settle(first, count, proven, parent, child):
         if p == UNKNOWN:
             return
         if p == WIN:
-            proven[parent] = LOSS
+            proven[parent] = WIN if same else LOSS
             return
         if p == DRAW:
             draw = True
-    proven[parent] = DRAW if draw else WIN
+    if draw:
+        proven[parent] = DRAW
+    else:
+        proven[parent] = LOSS if same else WIN
 
 
 @njit(cache=True)
-def backup(first, count, visits, value, proven, path, depth, mover_at_root, winner):
+def backup(first, count, visits, value, proven, mover, path, depth, winner):
     """Add one simulation's result to every node on ``path[:depth]``, settling proofs upwards.
 
-    ``mover_at_root`` moved into the root; ``winner`` is 0, 1, or 2 for a draw.
+    ``winner`` is 0, 1, or 2 for a draw.
     """
-    player = mover_at_root if depth % 2 == 1 else 1 - mover_at_root
-    # ``player`` moved into path[depth - 1]; it alternates upwards.
     for k in range(depth - 1, -1, -1):
         node = path[k]
         visits[node] += 1
         if winner == 2:
             value[node] += 0.5
-        elif winner == player:
+        elif winner == mover[node]:
             value[node] += 1.0
         if k > 0 and proven[node] != UNKNOWN:
-            settle(first, count, proven, path[k - 1], node)
-        player = 1 - player
+            settle(first, count, proven, mover, path[k - 1], node)
 
 
 @njit(cache=True)

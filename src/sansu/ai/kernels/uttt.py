@@ -55,6 +55,10 @@ NEAR = WINNING
 PLAYOUT_UNIFORM = 0
 PLAYOUT_WINS = 1
 PLAYOUT_SAFE = 2
+GROUP = 4
+"""Added to a search's policy: below the root, a free move is two decisions in the tree,
+the section (code ``MAX_MOVES + section``) and then the cell, so that the tree
+compares nine sections before dozens of cells."""
 """Playout policies: uniformly random; take a move that wins the game when there is one;
 and also avoid (by a few redraws) moves that let the opponent win at once."""
 
@@ -241,7 +245,24 @@ def playout(st, meta, policy):
 
 
 @njit(cache=True)
-def search(root, first, count, move, visits, value, proven, meta, sims, c_uct, policy, top):
+def choices(st, out):
+    """The tree's choices at ``st``: the open sections on a free move (two or more), else
+    the legal moves."""
+    t = st[TARGET]
+    closed = st[CLOSED]
+    if t == FREE or closed >> t & 1:
+        n = 0
+        for s in range(9):
+            if not closed >> s & 1:
+                out[n] = MAX_MOVES + s
+                n += 1
+        if n > 1:
+            return n
+    return legal(st, out)
+
+
+@njit(cache=True)
+def search(root, first, count, move, visits, value, proven, mover, meta, sims, c_uct, policy, top):
     """Run up to ``sims`` UCT simulations from ``root`` into the tree; how many were run.
 
     ``top`` is the tree node of ``root`` (0 for a new tree; deeper when a tree
@@ -249,8 +270,9 @@ def search(root, first, count, move, visits, value, proven, meta, sims, c_uct, p
     """
     st = np.empty(SIZE, dtype=np.int64)
     moves = np.empty(81, dtype=np.int16)
-    path = np.empty(128, dtype=np.int64)
-    root_mover = 1 - root[TO_MOVE]
+    path = np.empty(192, dtype=np.int64)
+    playouts = policy & 3
+    group = policy & GROUP
     done = 0
     for _ in range(sims):
         if proven[top] != UNKNOWN:
@@ -259,32 +281,42 @@ def search(root, first, count, move, visits, value, proven, meta, sims, c_uct, p
         node = top
         path[0] = top
         depth = 1
-        mover = root_mover
         while True:
             if proven[node] != UNKNOWN:
-                winner = proven_winner(proven[node], mover)
+                winner = proven_winner(proven[node], mover[node])
                 break
             if first[node] == NOT_EXPANDED:
                 if node != top and visits[node] == 0:
-                    winner = playout(st, meta, policy)
+                    winner = playout(st, meta, playouts)
                     break
-                n = legal(st, moves)
+                n = choices(st, moves) if group and node != top else legal(st, moves)
+                if playouts >= PLAYOUT_WINS:
+                    # A winning move settles the node: no other move needs a child.
+                    found = winning_move(st, st[TO_MOVE])
+                    if found >= 0:
+                        moves[0] = found
+                        n = 1
                 if not add_children(
-                    first, count, move, visits, value, proven, meta, node, moves, n
-                ):
-                    winner = playout(st, meta, policy)
+                    first, count, move, visits, value, proven, mover, meta, node, moves, n,
+                    st[TO_MOVE],
+                ):  # fmt: skip
+                    winner = playout(st, meta, playouts)
                     break
             child = select_child(first, count, visits, value, proven, node, c_uct)
-            mover = st[TO_MOVE]
-            play(st, move[child])
+            code = move[child]
+            if code >= MAX_MOVES:
+                st[TARGET] = code - MAX_MOVES  # the section of a free move
+            else:
+                play(st, code)
             path[depth] = child
             depth += 1
             node = child
             if st[RESULT] != ONGOING:
                 winner = st[RESULT]
-                proven[child] = WIN if winner == mover else (DRAW if winner == DRAWN else LOSS)
+                who = mover[child]
+                proven[child] = WIN if winner == who else (DRAW if winner == DRAWN else LOSS)
                 break
-        backup(first, count, visits, value, proven, path, depth, root_mover, winner)
+        backup(first, count, visits, value, proven, mover, path, depth, winner)
         done += 1
     return done
 
