@@ -15,8 +15,7 @@ GAMES = sansu.game_ids()
 
 
 def needs(game: str) -> None:
-    if game not in GAMES:
-        pytest.skip(f"no {game} engine in this tree")
+    assert game in GAMES, f"no {game} engine in this tree"
 
 
 def test_a_clock_field_is_read_first() -> None:
