@@ -13,16 +13,22 @@ Sections (each measured in this run, on this machine):
   full``: the whole time for each, twice ours).
 * ``flat``: Sansumoku (and, with ``--all-games``, 35) ``max`` against flat
   Monte Carlo given the same time per move.
+* ``medium``: Sumodoku and Sudoku Challenge ``max`` against ``medium``
+  (``--medium-ms`` for max, a third of it for medium).
 * ``levels``: a round-robin of the five levels per game (``sansu match``'s
   machinery); the higher level's score with a 95% Wilson interval.
-* ``timing``: how far over its budget ``max`` ever answered in the matches.
+
+Every match also reports ``max``'s move times against its budget (the
+target: never over by more than 50 ms); the OpenSpiel match reports each
+worker process's memory after its first and its last game.
 
 Two cores shared with other work make timings noisy: figures are medians and
 the load average is printed with them.
 
 Usage: ``python benchmarks/ai_bench.py [--games N] [--time-ms T] [--jobs J]
-[--rr-games N] [--only speed,openspiel,flat,levels] [--all-games]``. The issue's
-full OpenSpiel match is ``--games 200`` (about 80 minutes on one core).
+[--rr-games N] [--only speed,openspiel,flat,medium,levels] [--all-games]
+[--rr-for GAMES] [--max SETTINGS]``. The issue's full OpenSpiel match is
+``--only openspiel --games 200 --jobs 2`` (about 16 minutes on two cores).
 """
 
 from __future__ import annotations
@@ -37,13 +43,14 @@ from collections.abc import Sequence
 from typing import Any
 
 import sansu
-from sansu.ai import LEVELS, player_for
+from sansu.ai import LEVELS
 from sansu.ai.arena import Outcome, run_series, summarise, tasks, wilson
 
-SECTIONS = ("speed", "openspiel", "flat", "levels")
+SECTIONS = ("speed", "openspiel", "flat", "medium", "levels")
 SPEED_TARGET = 2.0
 OPENSPIEL_TARGET = 0.90
 FLAT_TARGET = 0.95
+MEDIUM_TARGET = 0.90
 OVER_BUDGET_MS = 50
 
 
@@ -91,19 +98,23 @@ def speed(rounds: int = 5) -> dict[str, Any]:
     print(load())
     warm_up("uttt")
     warm_up("sansumoku")
+    from sansu.ai.levels import level_for
+
     rates: dict[str, list[float]] = {"openspiel": [], "uniform": [], "wins": [], "sansumoku": []}
     for _ in range(rounds):
         ref = openspiel_rate(20_000)
         if ref is not None:
             rates["openspiel"].append(ref)
         rates["uniform"].append(our_rate("uttt", 0, 200_000))
-        rates["wins"].append(our_rate("uttt", 1, 200_000))
-        rates["sansumoku"].append(our_rate("sansumoku", 1, 200_000))
+        rates["wins"].append(our_rate("uttt", level_for("uttt", "max").playout, 200_000))
+        rates["sansumoku"].append(
+            our_rate("sansumoku", level_for("sansumoku", "max").playout, 200_000)
+        )
     med = {k: statistics.median(v) for k, v in rates.items() if v}
     rows = [
         ("OpenSpiel MCTSBot, UTTT (C++, random rollouts, uct_c=2)", "openspiel"),
         ("sansu UTTT, uniform playouts", "uniform"),
-        ("sansu UTTT, playouts that take a winning move (max)", "wins"),
+        ("sansu UTTT, as max searches (see the levels)", "wins"),
         ("sansu Sansumoku (max)", "sansumoku"),
     ]
     for label, key in rows:
@@ -123,6 +134,24 @@ def speed(rounds: int = 5) -> dict[str, Any]:
 # -- against OpenSpiel ---------------------------------------------------------------
 
 
+def max_player(game: Any, overrides: str, seed: int) -> Any:
+    """``max`` of ``game``, with settings changed by ``overrides`` ("playout=1,draw=0.4")."""
+    from dataclasses import fields, replace
+
+    from sansu.ai.levels import level_for
+    from sansu.ai.player import ComputerPlayer
+
+    settings = level_for(game.id, "max")
+    types = {f.name: type(getattr(settings, f.name)) for f in fields(settings)}
+    changes: dict[str, Any] = {}
+    for item in filter(None, overrides.split(",")):
+        key, _, value = item.partition("=")
+        if key not in types or key == "name":
+            raise SystemExit(f"--max: unknown setting {key!r} (settings: {', '.join(types)})")
+        changes[key] = types[key](value) if types[key] is not bool else value == "1"
+    return ComputerPlayer(game, replace(settings, **changes), seed=seed)
+
+
 def openspiel_game(task: dict[str, Any]) -> dict[str, Any]:
     """One game of our ``max`` against OpenSpiel's MCTSBot; our score and our move times."""
     import pyspiel
@@ -130,7 +159,7 @@ def openspiel_game(task: dict[str, Any]) -> dict[str, Any]:
     index, time_ms, seed = task["index"], task["time_ms"], task["seed"]
     ours = 0 if index % 2 == 0 else 1
     game = sansu.load_game("uttt")
-    player = player_for(game, "max", seed=seed * 7919 + index)
+    player = max_player(game, task.get("max", ""), seed=seed * 7919 + index)
     player.warm_up()
     spiel = pyspiel.load_game("ultimate_tic_tac_toe")
 
@@ -185,13 +214,11 @@ def openspiel_game(task: dict[str, Any]) -> dict[str, Any]:
     else:
         score = 1.0 if state.result.winners == (ours,) else 0.0
         assert returns[state.result.winners[0]] > 0
-    peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    return {"index": index, "score": score, "times": times, "plies": state.ply,
-            "peak_mb": peak_mb}  # fmt: skip
+    return {"index": index, "score": score, "times": times, "plies": state.ply, **memory()}
 
 
 def against_openspiel(
-    games: int, time_ms: int, jobs: int, seed: int, split: str = "even"
+    games: int, time_ms: int, jobs: int, seed: int, split: str = "even", overrides: str = ""
 ) -> dict[str, Any] | None:
     try:
         import pyspiel  # noqa: F401
@@ -202,7 +229,12 @@ def against_openspiel(
     print(f"## UTTT: max against OpenSpiel MCTSBot, {time_ms} ms per move, {games} games")
     print(f"(a free move: OpenSpiel gets the {time_ms} ms {how})")
     print(load())
-    todo = [{"index": i, "time_ms": time_ms, "seed": seed, "split": split} for i in range(games)]
+    if overrides:
+        print(f"(max's settings changed: {overrides})")
+    todo = [
+        {"index": i, "time_ms": time_ms, "seed": seed, "split": split, "max": overrides}
+        for i in range(games)
+    ]
     results = _parallel(openspiel_game, todo, jobs, "max vs openspiel")
     score = sum(r["score"] for r in results)
     wins = sum(r["score"] == 1.0 for r in results)
@@ -218,10 +250,35 @@ def against_openspiel(
     print(
         f"  moving first {sum(as_first)}/{len(as_first)}, second {sum(as_second)}/{len(as_second)}"
     )
-    peak = max(r["peak_mb"] for r in results)
-    print(f"  {timing_text(times, time_ms)}; peak memory of a worker {peak:.0f} MB")
+    print(f"  {timing_text(times, time_ms)}")
+    print(f"  {memory_text(results)}")
     print(load())
     return {"score": score, "games": games, "times": times}
+
+
+def memory() -> dict[str, Any]:
+    """This process's id, resident memory now and at its peak (MB), and when it was read."""
+    with open("/proc/self/statm") as f:
+        resident = int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2**20
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    return {"pid": os.getpid(), "rss_mb": resident, "peak_mb": peak, "at": time.monotonic()}
+
+
+def memory_text(results: Sequence[dict[str, Any]]) -> str:
+    """Per worker process (each plays many games in turn): its memory after its first
+    game and after its last, which shows whether memory grows over a long match."""
+    by_worker: dict[int, list[dict[str, Any]]] = {}
+    for r in results:
+        by_worker.setdefault(r["pid"], []).append(r)
+    parts = []
+    for rows in by_worker.values():
+        rows.sort(key=lambda r: r["at"])
+        first, last = rows[0], rows[-1]
+        parts.append(
+            f"{len(rows)} games: {first['rss_mb']:.0f} MB after the first,"
+            f" {last['rss_mb']:.0f} MB after the last (peak {last['peak_mb']:.0f} MB)"
+        )
+    return "memory per worker process — " + "; ".join(parts)
 
 
 def timing_text(times: Sequence[float], budget: float) -> str:
@@ -245,7 +302,8 @@ def _parallel(func: Any, todo: list[dict[str, Any]], jobs: int, desc: str) -> li
         return [func(t) for t in tqdm(todo, desc=desc, file=sys.stderr, disable=None)]
     import multiprocessing
 
-    with multiprocessing.get_context("spawn").Pool(jobs, maxtasksperchild=20) as pool:
+    # Workers live through the whole match, so their memory shows any growth.
+    with multiprocessing.get_context("spawn").Pool(jobs) as pool:
         it = pool.imap_unordered(func, todo)
         return list(tqdm(it, total=len(todo), desc=desc, file=sys.stderr, disable=None))
 
@@ -279,18 +337,40 @@ def against_flat(game_ids: Sequence[str], games: int, time_ms: int, jobs: int, s
         print(f"  {timing_text(times, time_ms)}")
 
 
+def against_medium(game_ids: Sequence[str], games: int, max_ms: int, jobs: int, seed: int) -> None:
+    """``max`` against ``medium`` where the search runs through the protocol.
+
+    At the levels' own budgets (3 s and 1 s a move) a series takes hours, so
+    both are scaled down alike: ``max`` gets ``max_ms`` and ``medium`` a third.
+    """
+    times = {"max": max_ms, "medium": max_ms // 3}
+    for game_id in game_ids:
+        print(
+            f"## {game_id}: max ({max_ms} ms a move) against medium ({max_ms // 3} ms), "
+            f"{games} games — {load()}"
+        )
+        outcomes = series(game_id, "max", "medium", games, times, jobs, seed)
+        s = summarise("max", "medium", outcomes)
+        verdict = "met" if s.rate >= MEDIUM_TARGET else "MISSED"
+        print(f"{s.line()}   target ≥ {100 * MEDIUM_TARGET:.0f}%: {verdict}")
+        reasons: dict[str, int] = {}
+        for o in outcomes:
+            reasons[o.reason] = reasons.get(o.reason, 0) + 1
+        print("  how the games ended: " + "; ".join(f"{n}× {r}" for r, n in reasons.items()))
+        times_max = [t for o in outcomes for t in o.times_ms.get("max", [])]
+        print(f"  {timing_text(times_max, max_ms)}")
+
+
 def round_robin(game_ids: Sequence[str], games: int, max_ms: int, jobs: int, seed: int) -> None:
     """Every pair of levels, each at its own budget except for the times set here.
 
-    Compiled games: only ``max`` is held to ``max_ms``. Generic games (about a
-    thousand times slower per simulation) would take hours at the levels'
-    default times, so ``medium``, ``hard`` and ``max`` get ``max_ms`` / 4, / 2
-    and ``max_ms``, which keeps their order.
+    Ultimate Tic-Tac-Toe and Sansumoku: only ``max`` is held to ``max_ms``.
+    The other games would take hours at the levels' default times (seconds
+    a move), so ``medium``, ``hard`` and ``max`` get ``max_ms`` / 4, / 2 and
+    ``max_ms``, which keeps their order.
     """
-    from sansu.ai.compiled import KERNELS
-
     for game_id in game_ids:
-        if game_id in KERNELS:
+        if game_id in ("uttt", "sansumoku"):
             times = {"max": max_ms}
         else:
             times = {"medium": max_ms // 4, "hard": max_ms // 2, "max": max_ms}
@@ -321,6 +401,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument(
         "--rr-max-ms", type=int, default=500, help="max's time per move in the round-robin"
     )
+    parser.add_argument(
+        "--medium-ms", type=int, default=900, help="max's time per move against medium"
+    )
     parser.add_argument("--jobs", type=int, default=1, help="processes for the matches")
     parser.add_argument(
         "--openspiel-split",
@@ -329,28 +412,43 @@ def main(argv: Sequence[str] | None = None) -> None:
         help="OpenSpiel's time on a free move (two decisions): split evenly, or full for each",
     )
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--max", default="", help="against OpenSpiel, change max's settings: playout=1,draw=0.4"
+    )
     parser.add_argument("--only", default=",".join(SECTIONS), help="sections, comma-separated")
-    parser.add_argument("--all-games", action="store_true",
-                        help="also 35, Sumodoku and Sudoku Challenge in flat/levels")  # fmt: skip
+    parser.add_argument(
+        "--all-games",
+        action="store_true",
+        help="also 35, Sumodoku and Sudoku Challenge in flat/levels",
+    )
+    parser.add_argument(
+        "--rr-for", default=None, help="the games of the round-robin, comma-separated"
+    )
     args = parser.parse_args(list(argv) if argv is not None else [])
     only = set(args.only.split(","))
     unknown = only - set(SECTIONS)
     if unknown:
         parser.error(f"unknown sections {', '.join(sorted(unknown))} (sections: {SECTIONS})")
-    compiled = ["uttt", "sansumoku"]
-    generic = ["thirtyfive", "sumodoku", "challenge"] if args.all_games else []
+    sectioned = ["uttt", "sansumoku"]
+    others = ["thirtyfive", "sumodoku", "challenge"] if args.all_games else []
     if "speed" in only:
         speed()
         print()
     if "openspiel" in only:
-        against_openspiel(args.games, args.time_ms, args.jobs, args.seed, args.openspiel_split)
+        against_openspiel(
+            args.games, args.time_ms, args.jobs, args.seed, args.openspiel_split, args.max
+        )
         print()
     if "flat" in only:
         flat_games = ["sansumoku"] + (["thirtyfive"] if args.all_games else [])
         against_flat(flat_games, args.games, args.time_ms, args.jobs, args.seed)
         print()
+    if "medium" in only:
+        against_medium(["sumodoku", "challenge"], args.games, args.medium_ms, args.jobs, args.seed)
+        print()
     if "levels" in only:
-        round_robin(compiled + generic, args.rr_games, args.rr_max_ms, args.jobs, args.seed)
+        chosen = args.rr_for.split(",") if args.rr_for else sectioned + others
+        round_robin(chosen, args.rr_games, args.rr_max_ms, args.jobs, args.seed)
 
 
 if __name__ == "__main__":

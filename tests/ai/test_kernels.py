@@ -99,7 +99,8 @@ def test_the_solver_proves_the_win_in_one(game_id) -> None:
     assert stats.simulations < 3000  # and the search stopped early
 
 
-def test_the_solver_proves_a_lost_position() -> None:
+@pytest.mark.parametrize("policy", [1, 7])
+def test_the_solver_proves_a_lost_position(policy) -> None:
     # A position (found by random play) where every move lets the opponent win at once.
     game = sansu.load_game("uttt")
     rng = random.Random(11)
@@ -114,7 +115,7 @@ def test_the_solver_proves_a_lost_position() -> None:
                 )
                 for after in (state.play(m) for m in moves)
             ):
-                stats = CompiledSearch("uttt").run(state, simulations=20000, seed=2)
+                stats = CompiledSearch("uttt", policy=policy).run(state, simulations=20000, seed=2)
                 assert stats.proven == 0.0
                 assert all(c.proven == 0.0 for c in stats.candidates)
                 return
@@ -138,7 +139,7 @@ def test_a_small_tree_fills_up_and_the_search_goes_on() -> None:
     state = sansu.load_game("uttt").initial_state()
     tree = Tree(200, 1)
     tree.mover[0] = 1
-    done = UK.search(UK.from_state(state), *tree.arrays(), 5000, 0.8, 1, 0)
+    done = UK.search(UK.from_state(state), *tree.arrays(), 5000, 0.8, 1, 0, 0.5)
     assert done == 5000
     assert tree.nodes <= 200
     assert tree.visits[0] == 5000
@@ -161,3 +162,37 @@ def test_a_kept_tree_is_reused_two_moves_later_and_only_then(game_id) -> None:
     assert sum(c.visits for c in fresh.candidates) == 10
     plain = CompiledSearch(game_id).run(after.play(reply), simulations=10, seed=2)
     assert {str(c.move) for c in plain.candidates} == {str(c.move) for c in again.candidates}
+
+
+def test_free_moves_split_in_the_tree_still_give_real_moves_and_lines() -> None:
+    # Policy 7 splits a free move below the root into a section choice and a cell choice.
+    rng = random.Random(3)
+    state = sansu.load_game("uttt").initial_state()
+    while state.ply < 30 or len(state.allowed_sections()) > 1:  # closed sections about
+        state = state.play(rng.choice(state.legal_moves()))
+    assert state.result is None
+    stats = CompiledSearch("uttt", policy=7).run(state, simulations=30_000, seed=4)
+    legal = {str(m) for m in state.legal_moves()}
+    assert {str(c.move) for c in stats.candidates} == legal
+    line = state
+    for text in stats.pv:
+        line = line.play(text)  # every move of the line is legal in turn
+    assert len(stats.pv) >= 3
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_a_kept_tree_with_split_free_moves_serves_whole_games(seed) -> None:
+    # With free moves split in the tree, a kept node may have section choices below it;
+    # it must then not become a root, and every answer must still be a legal move.
+    game = sansu.load_game("uttt")
+    search = CompiledSearch("uttt", policy=7, reuse=True)
+    rng = random.Random(seed)
+    state = game.initial_state()
+    while state.result is None:
+        if state.to_move == 0:
+            stats = search.run(state, simulations=400, seed=state.ply)
+            move = stats.candidates[0].move
+            assert move in state.legal_moves()
+        else:
+            move = rng.choice(state.legal_moves())
+        state = state.play(move)

@@ -53,7 +53,7 @@ def warm_up(game_id: str) -> None:
     tree = Tree(4096, 0)
     tree.mover[0] = 1 - int(root[k.TO_MOVE])
     for policy in (0, 1):
-        k.search(root, *tree.arrays(), 2, 1.0, policy, 0)
+        k.search(root, *tree.arrays(), 2, 1.0, policy, 0, 0.5)
         totals, counts = np.zeros(k.MAX_MOVES), np.zeros(k.MAX_MOVES, dtype=np.int64)
         k.flat_search(root, totals, counts, tree.meta, 1, policy)
 
@@ -77,12 +77,19 @@ class CompiledSearch:
     """
 
     def __init__(
-        self, game_id: str, *, c_uct: float = 0.8, policy: int = 1, reuse: bool = False
+        self,
+        game_id: str,
+        *,
+        c_uct: float = 0.8,
+        policy: int = 1,
+        reuse: bool = False,
+        draw: float = 0.5,
     ) -> None:
         self.game_id = game_id
         self.c_uct = c_uct
         self.policy = policy
         self.reuse = reuse
+        self.draw = draw
         self._kept: tuple[Any, np.ndarray, int] | None = None
 
     def run(
@@ -119,14 +126,14 @@ class CompiledSearch:
         limit = simulations if simulations is not None else 1 << 62
         done = 0
         if time_ms is None:
-            done = k.search(root, *arrays, limit, self.c_uct, self.policy, top)
+            done = k.search(root, *arrays, limit, self.c_uct, self.policy, top, self.draw)
         else:
             deadline = start + time_ms / 1000.0
             chunk = 16
             while done < limit:
                 t0 = time.perf_counter()
                 want = min(chunk, limit - done)
-                ran = k.search(root, *arrays, want, self.c_uct, self.policy, top)
+                ran = k.search(root, *arrays, want, self.c_uct, self.policy, top, self.draw)
                 done += ran
                 now = time.perf_counter()
                 if ran < want or now >= deadline:
@@ -147,15 +154,32 @@ class CompiledSearch:
         if reply is None or tree.nodes + room > tree.capacity:
             return None
         for c in tree.children(old_top):
-            for g in tree.children(c):
+            for g in self._replies(k, tree, c):
                 if int(tree.move[g]) != reply:
                     continue
                 position = old_root.copy()
                 k.play(position, int(tree.move[c]))
                 k.play(position, reply)
-                if same_position(k, position, root) and tree.children(g):
+                kids = tree.children(g)
+                # A root's children must be moves, not a free move's section choices.
+                if (
+                    same_position(k, position, root)
+                    and kids
+                    and all(int(tree.move[x]) < k.MAX_MOVES for x in kids)
+                ):
                     return tree, g
         return None
+
+    @staticmethod
+    def _replies(k: ModuleType, tree: Any, node: int) -> list[int]:
+        """The nodes of the moves after ``node``, looking through section choices."""
+        found = []
+        for g in tree.children(node):
+            if int(tree.move[g]) >= k.MAX_MOVES:
+                found.extend(tree.children(g))
+            else:
+                found.append(g)
+        return found
 
     def flat(
         self, state: State, *, time_ms: float | None, simulations: int | None, seed: int

@@ -60,7 +60,7 @@ class ComputerPlayer:
             s = self.settings
             if self.compiled:
                 self._search = CompiledSearch(
-                    self.game.id, c_uct=s.c_uct, policy=s.playout, reuse=s.reuse
+                    self.game.id, c_uct=s.c_uct, policy=s.playout, reuse=s.reuse, draw=s.draw
                 )
             else:
                 self._adapter = adapter_for(self.game, vision=s.vision)

@@ -260,15 +260,19 @@ def playout(st, meta, policy):
 
 
 @njit(cache=True)
-def search(root, first, count, move, visits, value, proven, mover, meta, sims, c_uct, policy, top):
+def search(
+    root, first, count, move, visits, value, proven, mover, meta, sims, c_uct, policy, top, draw
+):
     """Run up to ``sims`` UCT simulations from ``root`` into the tree; how many were run.
 
     ``top`` is the tree node of ``root`` (0 for a new tree; deeper when a tree
-    is reused after two moves). Stops early once the solver has proven it.
+    is reused after two moves); ``draw`` is what a draw is worth to the player to
+    move at ``root`` (½: neutral). Stops early once the solver has proven it.
     """
     st = np.empty(SIZE, dtype=np.int64)
     moves = np.empty(81, dtype=np.int16)
     path = np.empty(128, dtype=np.int64)
+    me = root[TO_MOVE]
     done = 0
     for _ in range(sims):
         if proven[top] != UNKNOWN:
@@ -308,7 +312,7 @@ def search(root, first, count, move, visits, value, proven, mover, meta, sims, c
                 who = mover[child]
                 proven[child] = WIN if winner == who else (DRAW if winner == DRAWN else LOSS)
                 break
-        backup(first, count, visits, value, proven, mover, path, depth, winner)
+        backup(first, count, visits, value, proven, mover, path, depth, winner, me, draw)
         done += 1
     return done
 

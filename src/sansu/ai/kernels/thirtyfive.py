@@ -222,11 +222,14 @@ def playout(st, meta, policy):
 
 
 @njit(cache=True)
-def search(root, first, count, move, visits, value, proven, mover, meta, sims, c_uct, policy, top):
+def search(
+    root, first, count, move, visits, value, proven, mover, meta, sims, c_uct, policy, top, draw
+):
     """Run up to ``sims`` UCT simulations from ``root`` into the tree; how many were run."""
     st = np.empty(SIZE, dtype=np.int16)
     moves = np.empty(MAX_MOVES, dtype=np.int16)
     path = np.empty(160, dtype=np.int64)
+    me = root[TO_MOVE]
     done = 0
     for _ in range(sims):
         if proven[top] != UNKNOWN:
@@ -260,7 +263,7 @@ def search(root, first, count, move, visits, value, proven, mover, meta, sims, c
                 who = mover[child]
                 proven[child] = WIN if winner == who else (DRAW if winner == DRAWN else LOSS)
                 break
-        backup(first, count, visits, value, proven, mover, path, depth, winner)
+        backup(first, count, visits, value, proven, mover, path, depth, winner, me, draw)
         done += 1
     return done
 

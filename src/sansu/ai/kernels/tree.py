@@ -195,16 +195,18 @@ def settle(first, count, proven, mover, parent, child):
 
 
 @njit(cache=True)
-def backup(first, count, visits, value, proven, mover, path, depth, winner):
+def backup(first, count, visits, value, proven, mover, path, depth, winner, me, draw):
     """Add one simulation's result to every node on ``path[:depth]``, settling proofs upwards.
 
-    ``winner`` is 0, 1, or 2 for a draw.
+    ``winner`` is 0, 1, or 2 for a draw. A draw is worth ``draw`` to player
+    ``me`` (the searching player) and ``1 - draw`` to the other: below ½ the
+    search prefers chances to win over a safe draw.
     """
     for k in range(depth - 1, -1, -1):
         node = path[k]
         visits[node] += 1
         if winner == 2:
-            value[node] += 0.5
+            value[node] += draw if mover[node] == me else 1.0 - draw
         elif winner == mover[node]:
             value[node] += 1.0
         if k > 0 and proven[node] != UNKNOWN:

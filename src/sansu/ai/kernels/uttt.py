@@ -55,12 +55,14 @@ NEAR = WINNING
 PLAYOUT_UNIFORM = 0
 PLAYOUT_WINS = 1
 PLAYOUT_SAFE = 2
+PLAYOUT_SECTIONS = 3
+"""Playout policies: uniformly random; take a move that wins the game when there is one;
+also avoid (by a few redraws) moves that let the opponent win at once; or, instead,
+half the time take a move that wins the section played in."""
 GROUP = 4
 """Added to a search's policy: below the root, a free move is two decisions in the tree,
 the section (code ``MAX_MOVES + section``) and then the cell, so that the tree
 compares nine sections before dozens of cells."""
-"""Playout policies: uniformly random; take a move that wins the game when there is one;
-and also avoid (by a few redraws) moves that let the opponent win at once."""
 
 
 MAX_MOVES = 81
@@ -223,7 +225,8 @@ def playout(st, meta, policy):
 
     Policy 0 plays uniformly at random; 1 also takes a move that wins the
     game when there is one; 2 also tries (a few random draws) not to let the
-    opponent win at once.
+    opponent win at once; 3, like 1, also takes half the time a move that wins
+    the section played in.
     """
     while st[RESULT] == ONGOING:
         player = st[TO_MOVE]
@@ -232,8 +235,16 @@ def playout(st, meta, policy):
             if move >= 0:
                 play(st, move)
                 continue
-        move = random_move(st, meta)
-        if policy >= PLAYOUT_SAFE:
+        move = -1
+        if policy == PLAYOUT_SECTIONS:
+            t = st[TARGET]
+            if t != FREE and not st[CLOSED] >> t & 1 and below(meta, 2) == 0:
+                wins = WINNING[st[9 * player + t]] & FULL & ~(st[MARKS0 + t] | st[MARKS1 + t])
+                if wins:
+                    move = 9 * t + LOW[wins]
+        if move < 0:
+            move = random_move(st, meta)
+        if policy == PLAYOUT_SAFE:
             danger = threats(st, 1 - player)
             if danger:
                 for _ in range(3):
@@ -262,17 +273,21 @@ def choices(st, out):
 
 
 @njit(cache=True)
-def search(root, first, count, move, visits, value, proven, mover, meta, sims, c_uct, policy, top):
+def search(
+    root, first, count, move, visits, value, proven, mover, meta, sims, c_uct, policy, top, draw
+):
     """Run up to ``sims`` UCT simulations from ``root`` into the tree; how many were run.
 
     ``top`` is the tree node of ``root`` (0 for a new tree; deeper when a tree
-    is reused after two moves). Stops early once the solver has proven it.
+    is reused after two moves); ``draw`` is what a draw is worth to the player to
+    move at ``root`` (½: neutral). Stops early once the solver has proven it.
     """
     st = np.empty(SIZE, dtype=np.int64)
     moves = np.empty(81, dtype=np.int16)
     path = np.empty(192, dtype=np.int64)
     playouts = policy & 3
     group = policy & GROUP
+    me = root[TO_MOVE]
     done = 0
     for _ in range(sims):
         if proven[top] != UNKNOWN:
@@ -316,7 +331,7 @@ def search(root, first, count, move, visits, value, proven, mover, meta, sims, c
                 who = mover[child]
                 proven[child] = WIN if winner == who else (DRAW if winner == DRAWN else LOSS)
                 break
-        backup(first, count, visits, value, proven, mover, path, depth, winner)
+        backup(first, count, visits, value, proven, mover, path, depth, winner, me, draw)
         done += 1
     return done
 
