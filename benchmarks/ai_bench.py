@@ -383,11 +383,14 @@ def round_robin(game_ids: Sequence[str], games: int, max_ms: int, jobs: int, see
                 outcomes = series(game_id, high, low, games, times, jobs, seed)
                 s = summarise(high, low, outcomes)
                 table[(high, low)] = ci_text(s.score, s.games)
+        outcomes = series(game_id, "beginner", "random", games, times, jobs, seed)
+        random_line = summarise("beginner", "random", outcomes).line()
         width = 30
         print(f"{'row vs column: row score':26}" + "".join(f"{lv:>{width}}" for lv in LEVELS[:-1]))
         for high in LEVELS[1:]:
             cells = [table.get((high, low), "") for low in LEVELS[:-1]]
             print(f"{high:26}" + "".join(f"{c:>{width}}" for c in cells))
+        print(f"and beginner is no random player: {random_line}")
 
 
 # -- main ---------------------------------------------------------------------------------------

@@ -196,3 +196,39 @@ def test_a_kept_tree_with_split_free_moves_serves_whole_games(seed) -> None:
         else:
             move = rng.choice(state.legal_moves())
         state = state.play(move)
+
+
+def _wins_at_once(state) -> bool:
+    """Whether the player to move at ``state`` (engine) can win the game with one move."""
+    mover = state.to_move
+    return any(
+        (after := state.play(m)).result is not None and after.result.winners == (mover,)
+        for m in state.legal_moves()
+    )
+
+
+def test_the_playouts_threat_helpers_agree_with_the_engine() -> None:
+    # The playout knowledge of UTTT's kernel (a winning move, a move that hands the
+    # opponent a win) judged against the engine on positions from random games.
+    game = sansu.load_game("uttt")
+    rng = random.Random(5)
+    checked = 0
+    for _ in range(60):
+        state = game.initial_state()
+        while state.result is None:
+            st = UK.from_state(state)
+            player = state.to_move
+            found = UK.winning_move(st, player)
+            assert (found >= 0) == _wins_at_once(state)
+            if found >= 0:
+                assert state.play(UK.move_of(game, found)).result.winners == (player,)
+            danger = UK.threats(st, 1 - player)
+            for move in state.legal_moves():
+                after = state.play(move)
+                if after.result is not None:
+                    continue
+                handed = UK.gives_win(st, move.bit, danger, 1 - player)
+                assert handed == _wins_at_once(after), (state.ply, str(move))
+                checked += 1
+            state = state.play(rng.choice(state.legal_moves()))
+    assert checked > 10_000
