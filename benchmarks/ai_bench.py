@@ -427,6 +427,11 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument(
         "--rr-for", default=None, help="the games of the round-robin, comma-separated"
     )
+    parser.add_argument(
+        "--medium-for",
+        default="sumodoku,challenge",
+        help="the games of max against medium, comma-separated",
+    )
     args = parser.parse_args(list(argv) if argv is not None else [])
     only = set(args.only.split(","))
     unknown = only - set(SECTIONS)
@@ -447,7 +452,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         against_flat(flat_games, args.games, args.time_ms, args.jobs, args.seed)
         print()
     if "medium" in only:
-        against_medium(["sumodoku", "challenge"], args.games, args.medium_ms, args.jobs, args.seed)
+        against_medium(args.medium_for.split(","), args.games, args.medium_ms, args.jobs, args.seed)
         print()
     if "levels" in only:
         chosen = args.rr_for.split(",") if args.rr_for else sectioned + others

@@ -70,6 +70,59 @@ def test_sumodoku_completability_sees_a_dead_grid() -> None:
     assert not adapter.completable(state)
 
 
+@pytest.mark.parametrize(
+    "options",
+    [{}, {"any_colour": True}, {"diagonals": True, "parity": True}, {"consecutive": True}],
+    ids=["plain", "any_colour", "diagonals+parity", "consecutive"],
+)
+def test_sumodoku_fast_playouts_follow_the_engine(options) -> None:
+    """The adapter's bit-mask playouts, replayed move by move on the engine, agree on
+    every placement's legality and on the winner, from many random positions."""
+    game = sansu.load_game("sumodoku", **options)
+    adapter = SumodokuAdapter(game)
+    rng = random.Random(11)
+    endings = set()
+    for trial in range(120):
+        state = game.initial_state()
+        for _ in range(rng.randrange(0, 60)):  # a random start, made through the engine
+            moves = [m for m in state.legal_moves() if str(m) not in ("sudoku", "timeout")]
+            if state.result is not None or not moves:
+                break
+            state = state.play(rng.choice(moves))
+        if state.result is not None or state.phase != "play":
+            continue
+        winner, placements = adapter.placements_playout(state, random.Random(trial), 200)
+        for cell, colour in placements:
+            assert state.result is None
+            move = f"r{cell // 9 + 1}c{cell % 9 + 1}={colour}"
+            assert move in {str(m) for m in state.legal_moves()}
+            state = state.play(move)
+        if state.result is not None:
+            endings.add("engine")
+            assert state.result.winners == (winner,)
+        elif state.claim_open() and adapter.completable(state):
+            endings.add("claim wins")
+            assert winner == state.to_move
+        else:  # no placement left: the mover's only move is a claim, and it loses
+            endings.add("stuck")
+            assert not state.can_place(state.to_move)
+            assert [str(m) for m in state.legal_moves()] == ["sudoku"]
+            assert state.play("sudoku").result.winners == (1 - state.to_move,)
+            assert winner == 1 - state.to_move
+    assert "stuck" in endings, endings
+
+
+def test_sumodoku_fast_playouts_claim_a_completable_grid() -> None:
+    for turns, claimant in ((15, 0), (16, 1)):
+        game, state = along_a_solution(turns)
+        if claimant == 1:
+            state = state.play(state.legal_moves()[0])  # player 0 passes up the claim
+        adapter = SumodokuAdapter(game)
+        assert adapter.completable(state) and state.claim_open()
+        assert adapter.placements_playout(state, random.Random(1), 200) == (claimant, [])
+        assert adapter.playout(state, random.Random(1), 200)[claimant] == 1.0
+
+
 # -- Sudoku Challenge ----------------------------------------------------------------
 
 

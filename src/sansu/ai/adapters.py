@@ -125,26 +125,24 @@ class SumodokuAdapter(Adapter):
 
     def completable(self, state: Any) -> bool:
         """Whether the pieces on the board can be completed to a valid grid."""
-        grid = state.grid
+        # Only the honour variant lets a rule-breaking piece stand.
+        if self.game.honour and self.game.rules.violations(state.grid):  # type: ignore[attr-defined]
+            return False
+        return self._grid_completable(state.grid, any(state.removed))
+
+    def _grid_completable(self, grid: tuple[int, ...], removed: bool) -> bool:
+        """Completability of a rule-abiding ``grid``; a removed piece leaves it short a piece."""
+        if removed:
+            return False
         known = self._completable.get(grid)
         if known is None:
-            known = self._check(state)
+            from sansu.sudoku.solver import is_solvable
+
+            known = is_solvable(grid, self.game.rules)  # type: ignore[attr-defined]
             if len(self._completable) > 50_000:
                 self._completable.clear()
             self._completable[grid] = known
         return known
-
-    def _check(self, state: Any) -> bool:
-        from sansu.sudoku.solver import is_solvable
-
-        rules = self.game.rules  # type: ignore[attr-defined]
-        # Only the honour variant lets a rule-breaking piece stand.
-        if self.game.honour and rules.violations(state.grid):  # type: ignore[attr-defined]
-            return False
-        removed = state.removed
-        if any(removed):
-            return False
-        return is_solvable(state.grid, rules)
 
     def warm_up(self) -> None:
         from sansu.sudoku.solver import is_solvable, solve
@@ -187,6 +185,83 @@ class SumodokuAdapter(Adapter):
         return super().forced(state, rng)
 
     def playout(self, state: State, rng: random.Random, limit: int) -> Rewards:
+        s: Any = state
+        if s.result is None and s.phase == "play" and not self.game.honour:  # type: ignore[attr-defined]
+            winner = self.placements_playout(s, rng, limit)[0]
+            return self._win(winner) if winner >= 0 else self.evaluate(s)
+        return self._engine_playout(state, rng, limit)
+
+    def placements_playout(
+        self, state: Any, rng: random.Random, limit: int
+    ) -> tuple[int, list[tuple[int, int]]]:
+        """The winner of a uniform random playout of placements, and its ``(cell, colour)`` list.
+
+        The play phase without the honour variant, on bit masks rather than
+        states (ten times the speed): a placement is legal where the colour
+        is not blocked, placing a player's last piece wins (but with
+        ``any_colour``), a player with no placement loses (a claim would
+        lose too, since the grid is checked first: a player to move whose
+        claim is open on a completable grid wins). The engine is the rule
+        book; a test replays these playouts on it.
+        """
+        from sansu.games.sumodoku import CLAIM_FIRST, CLAIM_LAST, FULL
+
+        game: Any = self.game
+        forbids = game.masks.forbids
+        pooled = game.any_colour
+        grid = list(state.grid)
+        filled = ~sum(1 << c for c, d in enumerate(grid) if not d) & FULL
+        blocked = list(state._blocked)
+        hands = [list(state.hand(0)), list(state.hand(1))]
+        if pooled:
+            hands[1] = hands[0]
+        left = [sum(hands[0]), sum(hands[1])]
+        turns = [state.turns_taken(0), state.turns_taken(1)]
+        removed = any(state.removed)
+        mover = state.to_move
+        dead = removed
+        moves: list[tuple[int, int]] = []
+        randrange = rng.randrange
+        for _ in range(limit):
+            turn = turns[mover] + 1
+            if not dead and CLAIM_FIRST <= turn <= CLAIM_LAST:
+                if self._grid_completable(tuple(grid), removed):
+                    return mover, moves
+                dead = True  # pieces only ever get added: it stays so
+            hand = hands[mover]
+            empty = ~filled & FULL
+            options = []
+            total = 0
+            for colour in range(1, 10):
+                if hand[colour]:
+                    free = empty & ~blocked[colour]
+                    if free:
+                        total += free.bit_count()
+                        options.append((total, colour, free))
+            if not total:
+                return 1 - mover, moves
+            pick = randrange(total)
+            for upto, colour, free in options:  # noqa: B007 - the one picked is used below
+                if pick < upto:
+                    for _ in range(pick - upto + free.bit_count()):  # its index among them
+                        free &= free - 1
+                    break
+            cell = (free & -free).bit_length() - 1
+            moves.append((cell, colour))
+            grid[cell] = colour
+            filled |= 1 << cell
+            for other, mask in forbids[cell][colour]:
+                blocked[other] |= mask
+            hand[colour] -= 1
+            turns[mover] += 1
+            if not pooled:
+                left[mover] -= 1
+                if not left[mover]:
+                    return mover, moves
+            mover = 1 - mover
+        return -1, moves
+
+    def _engine_playout(self, state: State, rng: random.Random, limit: int) -> Rewards:
         from sansu.ai.mcts import rewards_of
 
         dead = False  # once the grid cannot be completed it never can again

@@ -27,6 +27,7 @@ simulation budget (and no time limit) repeats exactly.
 
 from __future__ import annotations
 
+import gc
 import math
 import random
 import time
@@ -84,6 +85,9 @@ class MCTS:
         game = adapter.game
         self.players = game.num_players
         self.teams = getattr(game, "teams", None)
+        self._nodes = 0
+        self._free_cost = 4e-6
+        """Seconds to free one node of the tree, as last measured."""
 
     # -- the search ------------------------------------------------------------
 
@@ -98,24 +102,42 @@ class MCTS:
         """Search ``state`` until the budget (time, simulations, or both) runs out."""
         if state.result is not None:
             raise ValueError("the game is over: there is no move to choose")
+        start = time.perf_counter()
         rng = random.Random(seed)
         state = self.adapter.prepare(state, rng)
+        self._nodes = 0
         root = self._node(None, state)
-        start = time.perf_counter()
         deadline = None if time_ms is None else start + time_ms / 1000.0
         limit = simulations if simulations is not None else (1 << 62)
         done = 0
-        while done < limit and root.proven is None:
-            if deadline is not None and done:
-                # Stop when one more simulation of the average length would end too late.
-                now = time.perf_counter()
-                if now + (now - start) / done > deadline:
-                    break
-            self._simulate(root, rng)
-            done += 1
-        return self._stats(root, done)
+        # The tree holds no cycles, so reference counting frees it; the cyclic
+        # collector would only pause (up to 0.1 s) to scan it: it is off meanwhile,
+        # and the tree is freed before it is back on, within the budget.
+        collecting = gc.isenabled()
+        gc.disable()
+        try:
+            while done < limit and root.proven is None:
+                if deadline is not None and done:
+                    # Stop when one more simulation of the average length, and then
+                    # freeing the tree, would end too late.
+                    now = time.perf_counter()
+                    if now + (now - start) / done + self._nodes * self._free_cost > deadline:
+                        break
+                self._simulate(root, rng)
+                done += 1
+            stats = self._stats(root, done)
+            freeing = time.perf_counter()
+            del root
+            if self._nodes >= 1_000:
+                cost = (time.perf_counter() - freeing) / self._nodes
+                self._free_cost = max(cost, (self._free_cost + cost) / 2)
+            return stats
+        finally:
+            if collecting:
+                gc.enable()
 
     def _node(self, move: Move | None, state: State) -> Node:
+        self._nodes += 1
         node = Node(move, state, self.players)
         if state.result is not None:
             node.proven = rewards_of(state.result, self.players, self.teams)
@@ -228,7 +250,7 @@ class MCTS:
             pv=pv,
             simulations=simulations,
             proven=None if root.proven is None else root.proven[mover],
-            nodes=_count(root),
+            nodes=self._nodes,
         )
 
 
@@ -240,13 +262,3 @@ def _rank(c: Candidate) -> tuple[int, float, float]:
         if c.proven <= 0.0:
             return (0, c.visits, c.reward)
     return (1, c.visits, c.reward)
-
-
-def _count(node: Node) -> int:
-    total = 1
-    stack = list(node.children)
-    while stack:
-        n = stack.pop()
-        total += 1
-        stack.extend(n.children)
-    return total

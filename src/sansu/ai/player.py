@@ -9,6 +9,7 @@ win in one when there is one.
 
 from __future__ import annotations
 
+import gc
 import random
 import time
 from typing import Any
@@ -88,6 +89,18 @@ class ComputerPlayer:
         (reproducible); ``time_ms`` alone thinks that long, within the
         level's simulation limit; neither uses the level's defaults.
         """
+        # A full cyclic collection scans every object of the process (the numba
+        # machinery alone holds many): up to 0.1 s, which would overrun the time.
+        # It waits until the move is chosen; the search's tree is freed by then.
+        collecting = gc.isenabled()
+        gc.disable()
+        try:
+            return self._choose(state, time_ms, simulations)
+        finally:
+            if collecting:
+                gc.enable()
+
+    def _choose(self, state: State, time_ms: int | None, simulations: int | None) -> Analysis:
         start = time.perf_counter()
         if state.result is not None:
             raise ValueError("the game is over: there is no move to choose")
