@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import resource
 import statistics
 import sys
@@ -355,7 +356,8 @@ def against_medium(game_ids: Sequence[str], games: int, max_ms: int, jobs: int, 
         print(f"{s.line()}   target ≥ {100 * MEDIUM_TARGET:.0f}%: {verdict}")
         reasons: dict[str, int] = {}
         for o in outcomes:
-            reasons[o.reason] = reasons.get(o.reason, 0) + 1
+            reason = re.sub(r", \d+(–\d+)+$", "", o.reason)  # scores differ game to game
+            reasons[reason] = reasons.get(reason, 0) + 1
         print("  how the games ended: " + "; ".join(f"{n}× {r}" for r, n in reasons.items()))
         times_max = [t for o in outcomes for t in o.times_ms.get("max", [])]
         print(f"  {timing_text(times_max, max_ms)}")
