@@ -11,8 +11,8 @@ Sections (each measured in this run, on this machine):
   a free move (any open section) into two decisions, section then cell; by
   default its bot gets half the move's time for each (``--openspiel-split
   full``: the whole time for each, twice ours).
-* ``flat``: Sansumoku (and, with ``--all-games``, 35) ``max`` against flat
-  Monte Carlo given the same time per move.
+* ``flat``: Sansumoku (and, with ``--all-games``, 35; ``--flat-for GAMES``
+  chooses) ``max`` against flat Monte Carlo given the same time per move.
 * ``medium``: Sumodoku and Sudoku Challenge ``max`` against ``medium``
   (``--medium-ms`` for max, a third of it for medium).
 * ``levels``: a round-robin of the five levels per game (``sansu match``'s
@@ -27,8 +27,9 @@ the load average is printed with them.
 
 Usage: ``python benchmarks/ai_bench.py [--games N] [--time-ms T] [--jobs J]
 [--rr-games N] [--only speed,openspiel,flat,medium,levels] [--all-games]
-[--rr-for GAMES] [--max SETTINGS]``. The issue's full OpenSpiel match is
-``--only openspiel --games 200 --jobs 2`` (about 16 minutes on two cores).
+[--rr-for GAMES] [--flat-for GAMES] [--medium-for GAMES] [--max SETTINGS]``.
+The issue's full OpenSpiel match is ``--only openspiel --games 200 --jobs 2``
+(about 16 minutes on two cores).
 """
 
 from __future__ import annotations
@@ -430,6 +431,9 @@ def main(argv: Sequence[str] | None = None) -> None:
         "--rr-for", default=None, help="the games of the round-robin, comma-separated"
     )
     parser.add_argument(
+        "--flat-for", default=None, help="the games of max against flat MC, comma-separated"
+    )
+    parser.add_argument(
         "--medium-for",
         default="sumodoku,challenge",
         help="the games of max against medium, comma-separated",
@@ -450,7 +454,10 @@ def main(argv: Sequence[str] | None = None) -> None:
         )
         print()
     if "flat" in only:
-        flat_games = ["sansumoku"] + (["thirtyfive"] if args.all_games else [])
+        if args.flat_for:
+            flat_games = args.flat_for.split(",")
+        else:
+            flat_games = ["sansumoku"] + (["thirtyfive"] if args.all_games else [])
         against_flat(flat_games, args.games, args.time_ms, args.jobs, args.seed)
         print()
     if "medium" in only:
