@@ -11,8 +11,8 @@ Sections (each measured in this run, on this machine):
   a free move (any open section) into two decisions, section then cell; by
   default its bot gets half the move's time for each (``--openspiel-split
   full``: the whole time for each, twice ours).
-* ``flat``: Sansumoku (and, with ``--all-games``, 35; ``--flat-for GAMES``
-  chooses) ``max`` against flat Monte Carlo given the same time per move.
+* ``flat``: Sansumoku and 35 (``--flat-for GAMES`` chooses) ``max`` against
+  flat Monte Carlo given the same time per move.
 * ``medium``: Sumodoku and Sudoku Challenge ``max`` against ``medium``
   (``--medium-ms`` for max, a third of it for medium).
 * ``levels``: a round-robin of the five levels per game (``sansu match``'s
@@ -425,13 +425,15 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument(
         "--all-games",
         action="store_true",
-        help="also 35, Sumodoku and Sudoku Challenge in flat/levels",
+        help="also 35, Sumodoku and Sudoku Challenge in the round-robin",
     )
     parser.add_argument(
         "--rr-for", default=None, help="the games of the round-robin, comma-separated"
     )
     parser.add_argument(
-        "--flat-for", default=None, help="the games of max against flat MC, comma-separated"
+        "--flat-for",
+        default="sansumoku,thirtyfive",
+        help="the games of max against flat MC, comma-separated",
     )
     parser.add_argument(
         "--medium-for",
@@ -454,11 +456,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         )
         print()
     if "flat" in only:
-        if args.flat_for:
-            flat_games = args.flat_for.split(",")
-        else:
-            flat_games = ["sansumoku"] + (["thirtyfive"] if args.all_games else [])
-        against_flat(flat_games, args.games, args.time_ms, args.jobs, args.seed)
+        against_flat(args.flat_for.split(","), args.games, args.time_ms, args.jobs, args.seed)
         print()
     if "medium" in only:
         against_medium(args.medium_for.split(","), args.games, args.medium_ms, args.jobs, args.seed)
