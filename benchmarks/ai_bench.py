@@ -41,6 +41,7 @@ import resource
 import statistics
 import sys
 import time
+from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
@@ -355,10 +356,8 @@ def against_medium(game_ids: Sequence[str], games: int, max_ms: int, jobs: int, 
         s = summarise("max", "medium", outcomes)
         verdict = "met" if s.rate >= MEDIUM_TARGET else "MISSED"
         print(f"{s.line()}   target ≥ {100 * MEDIUM_TARGET:.0f}%: {verdict}")
-        reasons: dict[str, int] = {}
-        for o in outcomes:
-            reason = re.sub(r", \d+(–\d+)+$", "", o.reason)  # scores differ game to game
-            reasons[reason] = reasons.get(reason, 0) + 1
+        # the same ending with different scores counts once
+        reasons = Counter(re.sub(r", \d+(–\d+)+$", "", o.reason) for o in outcomes)
         print("  how the games ended: " + "; ".join(f"{n}× {r}" for r, n in reasons.items()))
         times_max = [t for o in outcomes for t in o.times_ms.get("max", [])]
         print(f"  {timing_text(times_max, max_ms)}")
