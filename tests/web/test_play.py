@@ -39,7 +39,16 @@ def play_out(
         assert game["status"] == "active"
         assert player.shown_ply() == len(game["moves"])
         move = choose(game, rng)
-        if how == "keys":
+        if move == "sudoku":  # a stuck Sumodoku player's claim
+            before = player.shown_ply()
+            player.page.click(".claim-btn")
+            player.wait_ply(before + 1)
+        elif move.startswith("erase "):  # a claimant takes back a piece
+            before = player.shown_ply()
+            player.cell(move.split()[1]).focus()
+            player.page.keyboard.press("Delete")
+            player.wait_ply(before + 1)
+        elif how == "keys":
             cell, _, digit = move.partition("=")
             before = player.shown_ply()
             keyboard_to(player, cell)
@@ -61,7 +70,10 @@ def placements(game: dict[str, Any]) -> list[str]:
 
 
 def any_placement(game: dict[str, Any], rng: random.Random) -> str:
-    return rng.choice(placements(game))
+    """A random placement; with none left, Sumodoku's claim or a claimant's take-back."""
+    legal = game["view"]["legal_moves"]
+    fallback = [m for m in legal if m == "sudoku" or m.startswith("erase ")]
+    return rng.choice(placements(game) or fallback)
 
 
 def check_end(player: Player, game: dict[str, Any]) -> None:
