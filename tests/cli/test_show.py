@@ -118,3 +118,18 @@ def test_console_script_and_module_entry_points() -> None:
     )  # fmt: skip
     assert bad.returncode == 2 and bad.stdout == ""
     assert bad.stderr.strip() == "move 2, r5c5: that cell is already taken"
+
+
+def test_two_word_moves_are_read_as_one_move(capsys) -> None:
+    # Honour variant: r1c1 and r1c5 both hold a 1 (a duplicate); a report removes r1c5's piece.
+    moves = "r1c1=1 r9c9=5 r1c5=1 report r1c5"
+    code, out, err = show(capsys, "sumodoku", "--option", "honour=true", "--moves", moves, "--json")
+    assert code == 0, err
+    data = json.loads(out)
+    assert data["cells"][0] == {"player": 0, "value": 1}
+    assert data["cells"][4] is None or data["cells"][4].get("value") is None
+    joined = "r1c1=1 r9c9=5 r1c5=1 report_r1c5"
+    code, out_joined, _ = show(capsys, "sumodoku", "-o", "honour=true", "--moves", joined, "--json")
+    assert code == 0 and json.loads(out_joined) == data
+    code, out, err = show(capsys, "sumodoku", "--option", "honour=true", "--moves", "report r1c5")
+    assert code == 2 and out == "" and "move 1, report r1c5" in err

@@ -15,6 +15,7 @@ from sansu.games.challenge import (
     ChallengeState,
     Entry,
     SudokuChallenge,
+    alternate_teams,
     parse_entry,
     round_count,
 )
@@ -364,25 +365,65 @@ def test_round_one_can_be_the_final_round() -> None:
 
 
 def test_teams_game() -> None:
-    moves = "r9c9=9 r1c2=3 r5c5=5 r4c5=6  r1c1=5 r2c2=7  r5c6=3 r8c9=5  r9c8=7"
+    moves = "r9c9=9 r1c2=3 r5c5=5 r4c5=6  r1c1=5 r2c2=7  r8c9=5 r9c8=7  r5c6=3"
     state = play(moves, players=4, teams=True)
     assert sheet(state) == [
         (1, 0, "r9c9=9", "", 9, 0, 0, 0, 0, 9),
         (1, 1, "r1c2=3", "", 3, 0, 4, 0, 0, 7),
         (1, 2, "r5c5=5", "", 5, 0, 6, 0, 0, 11),
         (1, 3, "r4c5=6", "", 6, 10, 8, 0, 0, 24),
-        (2, 1, "r1c1=5 r2c2=7", "", 12, 10, 0, 0, 0, 22),  # final round: 7, 9, 11, 24
-        (2, 0, "r5c6=3 r8c9=5", "", 8, 10, 0, 0, 0, 18),
-        (2, 2, "r9c8=7", "", 7, 10, 0, 0, 0, 17),  # one cell left of its two
+        # Final round. By score (7, 9, 11, 24) player 1 would open it, but their team-mate
+        # (player 3) made the last turn: team A opens, the teams alternate, each team's
+        # members in score order.
+        (2, 0, "r1c1=5 r2c2=7", "", 12, 10, 0, 0, 0, 22),
+        (2, 1, "r8c9=5 r9c8=7", "", 12, 10, 0, 0, 0, 22),
+        (2, 2, "r5c6=3", "", 3, 10, 0, 0, 0, 13),  # one cell left of its two
         (2, 3, "", "", 0, 0, 0, 0, 10, 10),
     ]
-    assert state.scores == (27, 29, 28, 34)
+    assert state.scores == (31, 29, 24, 34)
     assert state.team_scores == (55, 63)
     data = state.to_dict()
     assert data["teams"] == [[0, 2], [1, 3]] and data["team_scores"] == [55, 63]
     assert state.result == sansu.Result(
         (1, 3), False, (55, 63), "grid complete, team A 55, team B 63"
     )
+
+
+def test_teams_final_round_opens_with_the_other_team_when_the_first_ones_just_played() -> None:
+    # Round 1 without handicap: 0 scores 9, 1 scores 3, 2 scores 5, 3 scores 6 (+10: box done).
+    state = play("r9c9=9 r1c2=3 r5c5=5 r4c5=6", players=4, teams=True, handicap=False)
+    assert state.final_round and state.scores == (9, 3, 5, 16)
+    # By score: 1, 2, 0, 3. Player 1's team-mate (3) made the last turn: team A opens,
+    # 2 before 0 (their scores), then team B 1 before 3.
+    assert state.order == (2, 1, 0, 3)
+    state = play("r9c9=9 r1c2=3 r5c5=5 r4c5=6", players=4, teams=True, handicap=False,
+                 final_order="status_quo")  # fmt: skip
+    assert state.order == (0, 1, 2, 3)
+
+
+def test_teams_final_round_opens_with_the_lowest_score_when_its_team_did_not_just_play() -> None:
+    state = play("r1c2=3 r9c9=9 r5c5=5 r4c5=6", players=4, teams=True, handicap=False)
+    assert state.final_round and state.scores == (3, 9, 5, 16)
+    assert state.order == (0, 1, 2, 3)  # by score 0, 2, 1, 3; team B (3) played last
+
+
+def test_teams_final_round_after_a_final_round_cut_short_by_time() -> None:
+    g = game(players=4, teams=True, handicap=False, turn_seconds=30)
+    state = g.play_moves(["r9c9=9", "r1c2=3", "r5c5=5", "r4c5=6"])
+    assert state.order == (2, 1, 0, 3)
+    for _ in range(4):  # everyone lets the time run out: another final round follows
+        state = state.play("timeout")
+    assert state.round == 3 and state.final_round
+    # Scores unchanged (3, 5, 9, 16 by player 1, 2, 0, 3); player 3 made the last turn,
+    # so team A opens again.
+    assert state.order == (2, 1, 0, 3)
+
+
+def test_alternate_teams() -> None:
+    assert alternate_teams((1, 0, 2, 3), last=3) == (0, 1, 2, 3)
+    assert alternate_teams((2, 0, 3, 1), last=3) == (2, 3, 0, 1)
+    assert alternate_teams((3, 2, 1, 0), last=1) == (2, 3, 0, 1)  # the first's own team played
+    assert alternate_teams((3, 2, 1, 0), last=None) == (3, 2, 1, 0)
 
 
 def test_teams_need_four_players() -> None:

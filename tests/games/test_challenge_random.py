@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import random
 from collections import defaultdict
+from itertools import pairwise
 from typing import Any
 
 from hypothesis import given, settings
@@ -150,14 +151,27 @@ def test_random_games(options: dict[str, Any], seed: int) -> None:
     score_before = [HANDICAPS[p] if options["handicap"] else 0 for p in range(players)]
     empty = NINE.count(".") if options["puzzle"] == NINE else SIXTEEN.count(".")
     last_round = max(by_round)
+    previous_last = None
     for number, rows in sorted(by_round.items()):
         order = [r.player for r in rows]
         count = round_count(options["sequence"], number)
         final_round = empty <= count * players
+        by_final_order = list(range(players))
         if final_round and options["final_order"] == "increasing":
-            assert order == sorted(range(players), key=lambda p: score_before[p])
+            by_final_order.sort(key=lambda p: score_before[p])
+        if final_round and options.get("teams"):
+            # The teams alternate, across the turn into the round too; within a team,
+            # its members keep the order that final_order gives them.
+            team = [p % 2 for p in order]
+            assert all(a != b for a, b in pairwise(team))
+            assert previous_last is None or previous_last % 2 != team[0]
+            for t in (0, 1):
+                assert [p for p in order if p % 2 == t] == [p for p in by_final_order if p % 2 == t]
+            if previous_last is None or previous_last % 2 != by_final_order[0] % 2:
+                assert order[0] == by_final_order[0]
         else:
-            assert order == list(range(players))
+            assert order == by_final_order
+        previous_last = order[-1]
         assert all(r.count == count for r in rows)
         played = [r for r in rows if r.status == PLAYED]
         filled_the_grid = played[-1] if number == last_round else None
@@ -170,6 +184,9 @@ def test_random_games(options: dict[str, Any], seed: int) -> None:
             empty -= len(r.entries)
         assert final_round or number != last_round
     assert empty == 0
+    if options.get("teams"):  # team-mates never play one after the other
+        played_by = [r.player for r in state.sheet if r.status == PLAYED]
+        assert all(a % 2 != b % 2 for a, b in pairwise(played_by))
 
 
 @settings(max_examples=20)

@@ -9,6 +9,7 @@ import pytest
 
 from sansu.cli.main import main
 from sansu.sudoku import CLASSIC, Constraints, count_solutions, parse_grid
+from sansu.sudoku.rater import LEVELS
 
 PUZZLE = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79"
 SOLUTION = "534678912672195348198342567859761423426853791713924856961537284287419635345286179"
@@ -113,19 +114,22 @@ def test_generate(capsys):
     lines = out.splitlines()
     assert len(lines) == 3 and len(set(lines)) == 3
     for line in lines:
-        assert count_solutions(line) == 1
+        puzzle, level, score = line.split()  # every puzzle is printed with its rating
+        assert count_solutions(puzzle) == 1
+        assert level in LEVELS and float(score) > 0
     code, again, _ = sudoku(capsys, "generate", "--count", "3", "--seed", "7")
     assert again == out
 
     code, out, _ = sudoku(capsys, "generate", "--seed", "8", "--json", "--no-symmetry")
     data = json.loads(out)
-    assert data["seed"] == 8 and data["level"] is None
+    assert data["seed"] == 8 and data["level"] in LEVELS and data["score"] > 0
     assert parse_grid(data["solution"]) == tuple(int(d) for d in data["solution"])
 
     code, out, _ = sudoku(capsys, "generate", "--seed", "1", "--diagonals", "--json")
     data = json.loads(out)
     assert count_solutions(data["puzzle"], Constraints(diagonals=True)) == 1
     assert data["constraints"]["diagonals"] is True
+    assert data["level"] is None  # the rater grades classic rules only
 
     code, out, err = sudoku(capsys, "generate", "--count", "0")
     assert code == 2 and out == "" and "--count" in err
@@ -160,6 +164,19 @@ def test_rate_and_hint(capsys):
     assert step["technique"] and step["description"]
     code, out, _ = sudoku(capsys, "hint", SOLUTION)
     assert out.strip() == "the grid is already solved"
+
+
+@pytest.mark.parametrize("action", ["rate", "hint"])
+def test_rate_and_hint_refuse_a_grid_without_exactly_one_solution(capsys, action):
+    code, out, err = sudoku(capsys, action, EMPTY)
+    assert code == 2 and out == ""
+    assert err.strip() == (
+        f"sansu sudoku {action}: argument 1:"
+        " the grid has many solutions (a puzzle needs exactly one)"
+    )
+    no_solution = "12345678." + "." * 8 + "9" + "." * 63  # r1c9 can hold nothing
+    code, out, err = sudoku(capsys, action, PUZZLE, no_solution)
+    assert code == 2 and out == "" and "argument 2: the grid has no solution" in err
 
 
 def test_help_without_an_action(capsys):

@@ -18,7 +18,7 @@ import argparse
 import sys
 from typing import TextIO
 
-from sansu.cli.gameargs import add_game_arguments, game_from_args
+from sansu.cli.gameargs import add_game_arguments, game_from_args, join_moves
 from sansu.cli.main import UsageError
 from sansu.core.protocol import Game, IllegalMove, State
 
@@ -133,28 +133,3 @@ class Engine:
         if analysis.pv:
             info += " pv " + " ".join(m.replace(" ", "_") for m in analysis.pv)
         return [info, f"bestmove {analysis.move}"]
-
-
-def join_moves(game: Game, words: list[str]) -> list[str]:
-    """The move texts in ``words``: a two-word move (``erase r5c5``) may also be
-    written with an underscore (``erase_r5c5``), as ``info ... pv`` prints it."""
-    moves: list[str] = []
-    i = 0
-    while i < len(words):
-        word = words[i].replace("_", " ")
-        if " " not in word and i + 1 < len(words):
-            try:
-                game.parse_move(word)
-            except ValueError:
-                pair = f"{word} {words[i + 1]}"
-                try:
-                    game.parse_move(pair)
-                except ValueError:
-                    pass
-                else:
-                    moves.append(pair)
-                    i += 2
-                    continue
-        moves.append(word)
-        i += 1
-    return moves

@@ -62,7 +62,7 @@ def position_from_args(args: argparse.Namespace) -> tuple[Game, State, list[str]
         moves = list(record.moves)
     else:
         game = game_from_args(args)
-        moves = (args.moves or "").split()
+        moves = join_moves(game, (args.moves or "").split())
     try:
         state = game.play_moves(moves)
     except IllegalMove as error:
@@ -77,3 +77,28 @@ def load_game_id(game_id: str) -> str:
         return game_class(game_id).id
     except ValueError as error:
         raise UsageError(str(error)) from None
+
+
+def join_moves(game: Game, words: list[str]) -> list[str]:
+    """The move texts in ``words``: a two-word move (``erase r5c5``) may also be
+    written with an underscore (``erase_r5c5``), as ``info ... pv`` prints it."""
+    moves: list[str] = []
+    i = 0
+    while i < len(words):
+        word = words[i].replace("_", " ")
+        if " " not in word and i + 1 < len(words):
+            try:
+                game.parse_move(word)
+            except ValueError:
+                pair = f"{word} {words[i + 1]}"
+                try:
+                    game.parse_move(pair)
+                except ValueError:
+                    pass
+                else:
+                    moves.append(pair)
+                    i += 2
+                    continue
+        moves.append(word)
+        i += 1
+    return moves

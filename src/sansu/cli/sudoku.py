@@ -170,17 +170,44 @@ def _generate(args: argparse.Namespace) -> int:
             puzzle = generate(seed + offset, args.difficulty, not args.no_symmetry, constraints)
         except ValueError as error:
             raise UsageError(f"{args.prog}: {error}") from None
+        data = {"seed": seed + offset, **puzzle.to_dict()}
+        if puzzle.level is None and constraints.is_classic:
+            from sansu.sudoku.rater import rate
+
+            rating = rate(puzzle.puzzle)
+            data.update(level=rating.level, score=rating.score)
         text = format_grid(puzzle.puzzle)
-        if puzzle.level is not None:
-            text += f" {puzzle.level} {puzzle.score}"
-        _emit(args, {"seed": seed + offset, **puzzle.to_dict()}, text)
+        if data["level"] is not None:
+            text += f" {data['level']} {data['score']}"
+        _emit(args, data, text)
     return 0
+
+
+def _single_solution(args: argparse.Namespace, entries: list[Entry]) -> None:
+    """A :class:`UsageError` naming the first puzzle without exactly one solution.
+
+    Rating and hints describe how a person reaches *the* solution; a grid with
+    none or several has no such path, so saying "extreme" or "no logical step"
+    would mislead.
+    """
+    from sansu.sudoku.solver import count_solutions
+
+    for entry in entries:
+        count = count_solutions(entry.grid, CLASSIC, 2)
+        if count == 0:
+            raise UsageError(f"{args.prog}: {entry.where}: the grid has no solution")
+        if count > 1:
+            raise UsageError(
+                f"{args.prog}: {entry.where}: the grid has many solutions"
+                " (a puzzle needs exactly one)"
+            )
 
 
 def _rate(args: argparse.Namespace) -> int:
     from sansu.sudoku.rater import rate
 
     entries = _entries(args)
+    _single_solution(args, entries)
     for entry in _progress(entries, "rating"):
         try:
             rating = rate(entry.grid)
@@ -199,6 +226,7 @@ def _hint(args: argparse.Namespace) -> int:
     from sansu.sudoku.rater import next_step
 
     entries = _entries(args)
+    _single_solution(args, entries)
     for entry in _progress(entries, "hinting"):
         try:
             step = next_step(entry.grid)
@@ -275,7 +303,11 @@ def register(subparsers: Any) -> None:
         "--limit", type=int, default=2, help="stop counting here (default 2: none, unique, several)"
     )
 
-    gen = action("generate", _generate, "make puzzles with exactly one solution")
+    gen = action(
+        "generate", _generate,
+        "make puzzles with exactly one solution; each is printed with its rating (level and"
+        " score; classic puzzles: the rater grades classic rules only)",
+    )  # fmt: skip
     gen.add_argument("--count", type=int, default=1, help="how many puzzles (default 1)")
     gen.add_argument("--seed", type=int, help="seed of the first puzzle (the next ones +1, +2…)")
     gen.add_argument("--difficulty", metavar="LEVEL", help="easy, medium, hard, expert or extreme")

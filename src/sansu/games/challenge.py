@@ -41,6 +41,28 @@ TEAMS: Final = ((0, 2), (1, 3))
 TEAM_NAMES: Final = ("A", "B")
 
 
+def alternate_teams(order: tuple[int, ...], last: int | None) -> tuple[int, ...]:
+    """The final round's ``order`` rearranged so that the two teams alternate.
+
+    Team-mates may never play one after the other, in the final round nor
+    across the turn into it: the round begins with the team of ``order[0]``
+    unless that team made the ``last`` turn before it; within each team its
+    members keep their places in ``order`` (so ties keep the initial order).
+
+    >>> alternate_teams((1, 0, 2, 3), last=3)  # B1 first by score, but B2 just played
+    (0, 1, 2, 3)
+    >>> alternate_teams((2, 0, 3, 1), last=3)
+    (2, 3, 0, 1)
+    """
+    team_of = {p: t for t, members in enumerate(TEAMS) for p in members}
+    first = team_of[order[0]]
+    if last is not None and team_of[last] == first:
+        first = 1 - first
+    ours = [p for p in order if team_of[p] == first]
+    theirs = [p for p in order if team_of[p] != first]
+    return tuple(p for pair in zip(ours, theirs, strict=True) for p in pair)
+
+
 def round_count(sequence: str, round_number: int) -> int:
     """How many entries each player makes in round ``round_number`` (1-based).
 
@@ -611,11 +633,14 @@ class ChallengeState(State):
         self.round += 1
         self.round_count = count = round_count(options["sequence"], self.round)
         self.final_round = self._empty <= count * players
+        last = self.sheet[-1].player if self.sheet else None
         if self.final_round and options["final_order"] == "increasing":
             scores = self.scores
             self.order = tuple(sorted(range(players), key=lambda p: scores[p]))
         else:
             self.order = tuple(range(players))
+        if self.final_round and options["teams"]:
+            self.order = alternate_teams(self.order, last)
         handicap = options["handicap"] and self.round == 1
         self.sheet = self.sheet + tuple(
             TurnRow(self.round, p, count, HANDICAPS[p] if handicap else 0) for p in self.order
