@@ -11,6 +11,7 @@ import sansu
 from sansu.ai import get_player
 from sansu.ai.adapters import ChallengeAdapter, SumodokuAdapter
 from sansu.ai.sight import VISIONS, candidate_masks, known_digits
+from sansu.core.cells import cell_name
 from sansu.sudoku.generator import random_solution
 
 # -- Sumodoku ------------------------------------------------------------------
@@ -204,3 +205,23 @@ def test_a_whole_challenge_game_between_levels_ends_with_a_result(players) -> No
     while state.result is None:
         state = state.play(bots[state.to_move].choose(state, simulations=4).move)
     assert state.empty_cells == 0
+
+
+@pytest.mark.parametrize("level", ["beginner", "easy"])
+def test_after_an_error_in_an_open_cell_the_player_looks_harder_instead_of_guessing_again(
+    level,
+) -> None:
+    """A person who was told a digit is wrong studies that cell; a lower level may guess
+    wrong once, never run through the digits one after the other (5-7 errors in a cell)."""
+    game = sansu.load_game("challenge", difficulty="extreme", seed=1)
+    start = game.initial_state()
+    solution = solution_of(start)
+    masks = candidate_masks(start.grid, [0] * 81)
+    cell = max((c for c in range(81) if not start.grid[c]), key=lambda c: bin(masks[c]).count("1"))
+    assert bin(masks[cell]).count("1") >= 5
+    digits = [d for d in range(1, 10) if masks[cell] >> (d - 1) & 1 and d != solution[cell]]
+    for seed in range(6):
+        state = start.play(f"{cell_name(cell)}={digits[seed % len(digits)]}")
+        player = get_player("challenge", level, seed=seed, options=game.options)
+        move = player.choose(state, simulations=20).move
+        assert move.cell == cell and move.digit == solution[cell]

@@ -312,7 +312,8 @@ class ChallengeAdapter(Adapter):
     The search then decides which of the known cells to fill, for the
     points and the +10 bonuses, and the opponents are assumed to see what
     it sees. When it sees nothing it guesses, like a person: the candidate
-    of a cell with the fewest candidates.
+    of a cell with the fewest candidates; after an error it finds the
+    cell's digit before entering another.
 
     The search never plays on the real state, which holds the solution: it
     plays on a twin whose solution is replaced by what the player knows
@@ -346,6 +347,13 @@ class ChallengeAdapter(Adapter):
         s: Any = state
         wrong = [sum(1 << (d - 1) for d in s.wrong_digits(c)) for c in range(81)]
         self.known = known_digits(s.grid, wrong, self.vision)
+        required = s.required_cell
+        if required is not None and required not in self.known:
+            # Told that a digit is wrong there, a person studies that one cell until
+            # sure rather than try the digits in turn (which cost easy 5-7 errors).
+            studied = known_digits(s.grid, wrong, "solve")
+            if required in studied:
+                self.known[required] = studied[required]
         belief = [d or self.known.get(c, 0) for c, d in enumerate(s.grid)]
         twin = copy.copy(state)
         if hasattr(twin, "_solution"):
