@@ -44,7 +44,7 @@ def test_show_reveal_adds_the_solution(capsys: pytest.CaptureFixture[str]) -> No
 def test_show_board(capsys: pytest.CaptureFixture[str]) -> None:
     status, out, _ = show(capsys, "-o", f"puzzle={NINE}", "--moves", MAIN, "--color", "never")
     assert status == 0
-    assert "GRID COMPLETE, 41–48: player 1 wins" in out
+    assert "GRID COMPLETE, 41–48: Orange wins" in out
     assert "\x1b[" not in out
 
 
@@ -78,11 +78,11 @@ def test_render_plain_marks_players_required_cell_and_sheet() -> None:
     state = play("r9c9=9 r1c2=3 r9c8=7 r8c9=5 r5c5=3")
     text = render(state, color=False)
     assert "round 2 · 2 entries a turn · 5 empty" in text
-    assert "┃ · │ 3₁│ 4 ┃" in text  # r1c1 empty, r1c2 by player 1, r1c3 a given
+    assert "┃ · │ 3₁│ 4 ┃" in text  # r1c1 empty, r1c2 by Orange (player 1), r1c3 a given
     assert "│[ ]│" in text  # r5c5 must be corrected
-    assert "player 1 to move: 2 entries left this turn, must correct r5c5 (not 3)" in text
-    assert "scores: player 0 31 · player 1 7" in text
-    assert "errors: r5c5=3 (player 1, round 2)" in text
+    assert "Orange to move: 2 entries left this turn, must correct r5c5 (not 3)" in text
+    assert "scores: Blue 31 · Orange 7" in text
+    assert "errors: r5c5=3 (Orange, round 2)" in text
     assert "3 + 4 handicap" in text and "12 + 10 bonus" in text
     assert "\x1b[" not in text
 
@@ -91,8 +91,9 @@ def test_render_final_round_teams_and_colour() -> None:
     moves = "r9c9=9 r1c2=3 r5c5=5 r4c5=6"
     state = play(moves, players=4, teams=True)
     text = render(state, color=False)
-    assert "FINAL ROUND · order 1, 0, 2, 3" in text
-    assert "team A (players 0, 2) 20 · team B (players 1, 3) 31" in text
+    # Orange (player 1) has the lowest score, but Red, Orange's team-mate, played last.
+    assert "FINAL ROUND · order Blue, Orange, Green, Red" in text
+    assert "team A (Blue, Green) 20 · team B (Orange, Red) 31" in text
     coloured = render(state, color=True)
     assert "\x1b[" in coloured and "FINAL ROUND" in coloured
     done = play(MAIN)

@@ -630,15 +630,15 @@ def test_render_reads_without_colour() -> None:
     assert "\x1b[" not in text
     assert "┃ 1 │" in text and "(5)" in text and " # " in text
     assert "variants: diagonals, honour" in text and "holes: r1c5" in text
-    assert "player 1 to move (turn 2); claims open on turn 16" in text
+    assert "Orange to move (turn 2); claims open on turn 16" in text
     coloured = render(state, color=True)
     assert "\x1b[" in coloured
     claim = play(start(consecutive="r9c8-r9c9"), FOLLOW[:30]).play("sudoku")
     text = render(claim, color=False)
-    assert "SUDOKU CLAIM by player 0 (made on turn 16): 16 minutes" in text
+    assert "SUDOKU CLAIM by Blue (made on turn 16): 16 minutes" in text
     assert "•" in text
     over = play(start(), FOLLOW[:79])
-    assert "PLAYER 0 WINS: all 40 pieces placed" in render(over, color=False)
+    assert "BLUE WINS: all 40 pieces placed" in render(over, color=False)
 
 
 def test_constraints_object_is_shared() -> None:

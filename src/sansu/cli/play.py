@@ -1,18 +1,19 @@
-"""``sansu play``: a game in the terminal: two people at one keyboard, or one against the computer.
+"""sansu play: a game in the terminal, two people at one keyboard or one against the computer.
 
-With ``--vs LEVEL`` the computer takes every seat but ``--side`` (default 0,
-the first player); ``undo`` then takes back the computer's reply too.
+With --vs LEVEL the computer takes every seat but --side (default 0, the
+first player); undo then takes back the computer's reply too. On a terminal
+the board is redrawn in place after every input.
 """
 
 from __future__ import annotations
 
 import argparse
-import sys
+from typing import Any
 
 from sansu.cli.gameargs import game_from_args
-from sansu.core.protocol import IllegalMove
+from sansu.core.protocol import IllegalMove, State
 from sansu.core.record import GameRecord
-from sansu.core.registry import game_ids
+from sansu.core.registry import game_class, game_ids
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -41,69 +42,111 @@ def register(sub: argparse._SubParsersAction) -> None:
 HELP = "Type a move (e.g. r5c5, or r5c5=7), 'moves' to list legal moves, 'undo', or 'quit'."
 
 
+class Screen:
+    """Where the game is drawn: on a terminal, the screen is cleared and the board
+    redrawn in place after every input; elsewhere (a pipe, a log) it is appended."""
+
+    def __init__(self, console: Any = None) -> None:
+        from rich.console import Console
+
+        self.console = console if console is not None else Console(highlight=False)
+        self.live = self.console.is_terminal
+
+    def draw(self, board: str, notes: list[str]) -> None:
+        from rich.text import Text
+
+        if self.live:
+            self.console.clear()
+        else:
+            self.console.print()
+        self.console.print(Text.from_ansi(board), soft_wrap=True)
+        for note in notes:
+            self.console.print(Text(note), soft_wrap=True)
+
+
 def run(args: argparse.Namespace) -> int:
-    from sansu.render import render
+    from sansu.render import player_names, render
 
     if args.game is None:
-        ids = game_ids()
-        print("Games: " + ", ".join(ids))
-        args.game = _ask("Which game? ").strip() or "uttt"
+        args.game = _choose_game()
+        if args.game is None:
+            return 0
     game = game_from_args(args)
     computer = _computer(game, args)
-    color = sys.stdout.isatty()
-    names = ["human"] * game.num_players
+    screen = Screen()
+    names = list(player_names(game.initial_state()))
+    seats = ["human"] * game.num_players
     if computer is not None:
-        names = [f"computer ({args.vs})"] * game.num_players
-        names[args.side] = "human"
-    record = GameRecord.start(game, players=names)
+        seats = [f"computer ({args.vs})"] * game.num_players
+        seats[args.side] = "human"
+    record = GameRecord.start(game, players=seats)
     states = [game.initial_state()]
-    print(HELP)
+    notes = [HELP]
     while True:
         state = states[-1]
-        print()
-        print(render(state, color=color))
+        screen.draw(render(state, color=screen.live), notes)
+        notes = []
         if state.result is not None:
             return 0
-        if computer is not None and state.to_move != args.side:
+        mover = state.to_move or 0
+        if computer is not None and mover != args.side:
             analysis = computer.choose(state, time_ms=args.time_ms)
-            print(f"computer plays {analysis.move}  (value {analysis.value:+.2f},"
-                  f" {analysis.simulations} simulations)")  # fmt: skip
-            states.append(state.play(analysis.move))
-            record.append(states[-1].last_move)
-            if args.save:
-                record.save(args.save)
+            notes.append(
+                f"{names[mover]} (computer) played {analysis.move}"
+                f"  (value {analysis.value:+.2f}, {analysis.simulations} simulations)"
+            )
+            _play(states, record, analysis.move, args.save)
             continue
-        text = _ask(f"player {state.to_move}> ").strip()
+        text = _ask(f"{names[mover]}> ").strip()
         if text in ("quit", "exit"):
             return 0
-        if text in ("help", "?"):
-            print(HELP)
-            continue
-        if text == "moves":
-            print(" ".join(sorted(str(m) for m in state.legal_moves())))
-            continue
-        if text == "undo":
-            # Against the computer, go back to your previous turn (its reply goes too).
-            earlier = [
-                i for i in range(len(states) - 1)
-                if computer is None or states[i].to_move == args.side
-            ]  # fmt: skip
-            if not earlier:
-                print("Nothing to undo.")
-                continue
-            del states[earlier[-1] + 1 :]
-            del record.moves[earlier[-1] :]
-            if args.save:
-                record.save(args.save)
+        if text in ("help", "?", ""):
+            notes.append(HELP)
+        elif text == "moves":
+            notes.append(" ".join(sorted(str(m) for m in state.legal_moves())))
+        elif text == "undo":
+            notes.append(_undo(states, record, computer is not None, args))
+        else:
+            try:
+                _play(states, record, text, args.save)
+            except IllegalMove as error:
+                notes.append(f"Illegal: {error}")
+
+
+def _play(states: list[State], record: GameRecord, move: Any, save: str | None) -> None:
+    states.append(states[-1].play(move))
+    record.append(states[-1].last_move)
+    if save:
+        record.save(save)
+
+
+def _undo(states: list[State], record: GameRecord, vs: bool, args: argparse.Namespace) -> str:
+    """Back to the previous turn (against the computer: yours, its reply goes too)."""
+    earlier = [i for i in range(len(states) - 1) if not vs or states[i].to_move == args.side]
+    if not earlier:
+        return "Nothing to undo."
+    del states[earlier[-1] + 1 :]
+    del record.moves[earlier[-1] :]
+    if args.save:
+        record.save(args.save)
+    return "Took back " + ("your last move." if vs else "the last move.")
+
+
+def _choose_game() -> str | None:
+    """The game the player names; asked again until it is one (``None``: they quit)."""
+    ids = game_ids()
+    print("Games: " + ", ".join(ids))
+    while True:
+        answer = _ask("Which game? ").strip()
+        if answer in ("quit", "exit"):
+            return None
+        if not answer:
+            print("Type one of: " + ", ".join(ids) + " (or quit).")
             continue
         try:
-            states.append(state.play(text))
-        except IllegalMove as error:
-            print(f"Illegal: {error}")
-            continue
-        record.append(states[-1].last_move)
-        if args.save:
-            record.save(args.save)
+            return game_class(answer).id
+        except ValueError as error:
+            print(f"{error}; type one of: " + ", ".join(ids) + " (or quit).")
 
 
 def _computer(game: object, args: argparse.Namespace) -> object | None:

@@ -1,7 +1,7 @@
 """Terminal picture of a Sudoku Challenge position: the grid, whose turn, the score sheet.
 
 Givens are plain; entries carry their player's colour (without colour, the
-player's number as a subscript: ``5₁``). The cell a player must correct
+player's number, 0 for Blue, as a subscript: ``5₁``). The cell a player must correct
 after an error is marked ``[ ]``.
 """
 
@@ -16,9 +16,12 @@ from sansu.render.style import (
     PLAYER_COLOURS,
     RED,
     REVERSE,
+    SEAT_NAMES,
     draw_grid,
     paint,
 )
+
+NAMES = SEAT_NAMES
 
 SUBSCRIPTS = "₀₁₂₃₄"
 
@@ -52,7 +55,7 @@ def render(state: ChallengeState, *, color: bool = False) -> str:
             "errors: "
             + ", ".join(
                 paint(f"{cell_name(e.cell)}={e.digit}", RED, color)
-                + f" (player {e.player}, round {e.round})"
+                + f" ({SEAT_NAMES[e.player]}, round {e.round})"
                 for e in state.errors
             )
         )
@@ -65,7 +68,7 @@ def _header(state: ChallengeState, color: bool) -> str:
     parts = [f"round {state.round}", f"{_entries(state.round_count)} a turn"]
     if state.final_round:
         parts.append(paint("FINAL ROUND", BOLD, color))
-        parts.append("order " + ", ".join(str(p) for p in state.order))
+        parts.append("order " + ", ".join(SEAT_NAMES[p] for p in state.order))
     if state.turn_seconds:
         parts.append(f"{state.turn_seconds} s a turn")
     parts.append(f"{state.empty_cells} empty")
@@ -82,11 +85,11 @@ def _status(state: ChallengeState, color: bool) -> str:
         if result.draw:
             outcome = "draw"
         else:
-            who = " and ".join(f"player {p}" for p in result.winners)
+            who = " and ".join(SEAT_NAMES[p] for p in result.winners)
             outcome = f"{who} win{'s' if len(result.winners) == 1 else ''}"
         return paint(f"{result.reason.upper()}: {outcome}", BOLD, color)
     player = state.to_move or 0
-    text = f"player {player} to move: {_entries(state.entries_left)} left this turn"
+    text = f"{SEAT_NAMES[player]} to move: {_entries(state.entries_left)} left this turn"
     if state.required_cell is not None:
         where = cell_name(state.required_cell)
         wrong = ", ".join(str(d) for d in state.wrong_digits(state.required_cell))
@@ -96,12 +99,12 @@ def _status(state: ChallengeState, color: bool) -> str:
 
 def _scores(state: ChallengeState, color: bool) -> str:
     text = "scores: " + " · ".join(
-        paint(f"player {p} {s}", PLAYER_COLOURS[p], color) for p, s in enumerate(state.scores)
+        paint(f"{SEAT_NAMES[p]} {s}", PLAYER_COLOURS[p], color) for p, s in enumerate(state.scores)
     )
     team_scores = state.team_scores
     if team_scores is not None and state.game.teams is not None:
         text += " | " + " · ".join(
-            f"team {name} (players {a}, {b}) {s}"
+            f"team {name} ({SEAT_NAMES[a]}, {SEAT_NAMES[b]}) {s}"
             for name, (a, b), s in zip(TEAM_NAMES, state.game.teams, team_scores, strict=True)
         )
     return text
@@ -118,7 +121,7 @@ def _sheet(state: ChallengeState, color: bool) -> list[str]:
         moves = _moves(row) if row.status != GRID_FULL else "grid full, could not play"
         if row.timeout:
             moves += " (time up)"
-        head = paint(f"player {row.player}", PLAYER_COLOURS[row.player], color)
+        head = paint(f"{SEAT_NAMES[row.player]:<6}", PLAYER_COLOURS[row.player], color)
         lines.append(
             f"  round {row.round:>2} ×{row.count}  {head}  {moves:<34} "
             f"{_breakdown(row):<24} → {running[row.player]}"

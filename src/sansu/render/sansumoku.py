@@ -23,6 +23,8 @@ from sansu.render.style import (
     paint,
 )
 
+NAMES = COLOURS
+
 TAGS = ("b", "o")
 """Without colour, a digit carries its player's initial: ``5b`` or ``5o``."""
 

@@ -28,6 +28,8 @@ BG_RED = "48;5;52"
 BG_GREY = "48;5;236"
 
 PLAYER_COLOURS = (BLUE, ORANGE, GREEN, RED, "38;5;135")
+SEAT_NAMES = ("Blue", "Orange", "Green", "Red", "Purple")
+"""What the texts call the players of games without marks of their own: their colours."""
 
 
 def paint(text: str, style: str, color: bool) -> str:

@@ -1,7 +1,7 @@
 """Terminal picture of a Sumodoku position.
 
-Pieces are their colour's digit, so the board reads without colour: player
-0's pieces as `` 5 ``, player 1's as ``(5)``, a claimant's claim-phase pieces
+Pieces are their colour's digit, so the board reads without colour: Blue's
+(the first player's) pieces as `` 5 ``, Orange's as ``(5)``, a claimant's claim-phase pieces
 as ``[5]``. Empty cells show the variant marks (``o``/``e`` parity, ``╲``/``╱``
 diagonals) and ``#`` marks a hole left by a report. With colour, each of the
 nine colours gets its own hue and the last move is shown reversed.
@@ -12,8 +12,8 @@ from __future__ import annotations
 import textwrap
 
 from sansu.core.cells import cell_name
-from sansu.games.sumodoku import CLAIM, CLAIM_FIRST, CLAIM_LAST, SumodokuState, player_name
-from sansu.render.style import BOLD, GREY, PLAYER_COLOURS, REVERSE, draw_grid, paint
+from sansu.games.sumodoku import CLAIM, CLAIM_FIRST, CLAIM_LAST, SumodokuState
+from sansu.render.style import BOLD, GREY, PLAYER_COLOURS, REVERSE, SEAT_NAMES, draw_grid, paint
 from sansu.sudoku.grid import ANTI_DIAGONAL, MAIN_DIAGONAL
 
 PIECE_COLOURS = (
@@ -29,7 +29,9 @@ PIECE_COLOURS = (
     "38;5;252",  # 9 white
 )
 """The hue of each colour (digit) on a terminal."""
-LEGEND = ("5 player 0's piece", "(5) player 1's", "[5] claim piece", "# hole")
+NAMES = SEAT_NAMES[:2]
+"""The players are named by the colour of their texts (their pieces' colours are digits)."""
+LEGEND = (f"5 {NAMES[0]}'s piece", f"(5) {NAMES[1]}'s", "[5] claim piece", "# hole")
 DOT = "•"
 """Drawn on the border between the two cells of a consecutive pair."""
 
@@ -137,15 +139,15 @@ def _summary(state: SumodokuState, color: bool) -> list[str]:
         deal = game.deal
         spare = f"spare {deal.shared} set aside" if state.spare else "spare given out"
         out.append(
-            f"deal {deal.text}: player 0 owns {' '.join(map(str, deal.colours[0]))},"
-            f" player 1 owns {' '.join(map(str, deal.colours[1]))}, {deal.shared} is shared;"
+            f"deal {deal.text}: {NAMES[0]} owns {' '.join(map(str, deal.colours[0]))},"
+            f" {NAMES[1]} owns {' '.join(map(str, deal.colours[1]))}, {deal.shared} is shared;"
             f" {spare}"
         )
     if state.phase == CLAIM:
         claimant = state.claimant or 0
         out.append(
             paint(
-                f"SUDOKU CLAIM by {player_name(claimant)} (made on turn {state.claim_turn}):"
+                f"SUDOKU CLAIM by {NAMES[claimant]} (made on turn {state.claim_turn}):"
                 f" {state.claim_minutes()} minutes",
                 f"{BOLD};{PLAYER_COLOURS[claimant]}",
                 color,
@@ -159,20 +161,20 @@ def _summary(state: SumodokuState, color: bool) -> list[str]:
             out.append(f"pool: {_counts(state.hand(0))}")
         for player in (0, 1):
             taken = state.turns_taken(player)
-            line = f"{player_name(player)}: turns taken {taken}"
+            line = f"{NAMES[player]}: turns taken {taken}"
             if not game.any_colour:
                 line += f"; pieces {_counts(state.hand(player))}"
             out.append(line)
     if state.last_move is not None:
         out.append(f"last move: {state.last_move}")
     if state.result is not None:
-        winners = " and ".join(player_name(w) for w in state.result.winners) or "nobody"
+        winners = " and ".join(NAMES[w] for w in state.result.winners) or "nobody"
         out.append(paint(f"{winners.upper()} WINS: {state.result.reason}", BOLD, color))
         return out
     mover = state.to_move or 0
     turn = state.turn_number()
     if state.phase == CLAIM:
-        out.append(paint(f"{player_name(mover)} completes the grid", BOLD, color))
+        out.append(paint(f"{NAMES[mover]} completes the grid", BOLD, color))
         return out
     if state.claim_open():
         claim = f"may claim sudoku now ({state.claim_minutes()} minutes to complete)"
@@ -182,7 +184,7 @@ def _summary(state: SumodokuState, color: bool) -> list[str]:
         claim = f"claims closed after turn {CLAIM_LAST}"
     out.append(
         paint(
-            f"{player_name(mover)} to move (turn {turn}); {claim}",
+            f"{NAMES[mover]} to move (turn {turn}); {claim}",
             f"{BOLD};{PLAYER_COLOURS[mover]}",
             color,
         )

@@ -17,6 +17,8 @@ from sansu.render.style import (
     paint,
 )
 
+NAMES = MARKS
+
 
 def render(state: UTTTState, *, color: bool = False) -> str:
     allowed = set(state.allowed_sections())
