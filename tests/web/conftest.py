@@ -9,6 +9,7 @@ the tests see exactly what a player sees. Screenshots go to
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import http.server
 import os
@@ -98,12 +99,10 @@ def _wait_for(url: str, process: subprocess.Popen[bytes], seconds: float) -> Non
     raise RuntimeError(f"sansu serve did not answer {url} within {seconds} s")
 
 
-@pytest.fixture(scope="session")
-def server_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """A running ``sansu serve`` with a fresh SQLite database."""
-    db = tmp_path_factory.mktemp("web-db") / "games.db"
+@contextlib.contextmanager
+def serving(sansu: str, db: Path, *, cwd: Path | None = None) -> Iterator[str]:
+    """``sansu serve`` (the executable ``sansu``) on a free port with the SQLite file ``db``."""
     port = free_port()
-    sansu = shutil.which("sansu", path=str(Path(sys.executable).parent)) or "sansu"
     log = open(db.with_suffix(".log"), "wb")  # noqa: SIM115 - closed after the server stops
     process = subprocess.Popen(
         [
@@ -125,10 +124,11 @@ def server_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         ],
         stdout=log,
         stderr=subprocess.STDOUT,
+        cwd=cwd,
     )
     url = f"http://127.0.0.1:{port}"
     try:
-        _wait_for(f"{url}/index.html", process, 30)
+        _wait_for(f"{url}/index.html", process, 60)
         yield url
     finally:
         process.terminate()
@@ -137,6 +137,15 @@ def server_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         except subprocess.TimeoutExpired:
             process.kill()
         log.close()
+
+
+@pytest.fixture(scope="session")
+def server_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A running ``sansu serve`` with a fresh SQLite database."""
+    db = tmp_path_factory.mktemp("web-db") / "games.db"
+    sansu = shutil.which("sansu", path=str(Path(sys.executable).parent)) or "sansu"
+    with serving(sansu, db) as url:
+        yield url
 
 
 @pytest.fixture

@@ -127,3 +127,24 @@ class Player:
             else:
                 self.page.keyboard.press(digit)
         self.wait_ply(before + 1)
+
+
+GAMES = ("uttt", "sansumoku", "sumodoku", "challenge", "thirtyfive")
+STATIC_PAGES = (
+    "#/",
+    "#/watch",
+    "#/archive",
+    *(f"#/game/{g}" for g in GAMES),
+    *(f"#/rules/{g}" for g in GAMES),
+)
+"""Every page that needs no game: the home page, the lists, each game's page and rules."""
+
+
+def open_page(page: Any, base: str, address: str) -> None:
+    """Goes to ``address`` (``#/rules/uttt``) and waits until the page has drawn itself."""
+    page.goto(f"{base}/{address}")
+    page.wait_for_selector("main h1, main h2, main .prose h1")
+    page.wait_for_function(
+        "() => !document.querySelector('.prose .muted')"
+        " || !/^Loading/.test(document.querySelector('.prose .muted').textContent)"
+    )

@@ -25,8 +25,8 @@ from sansu.server.errors import ApiError
 from sansu.server.hub import Connection, dumps
 from sansu.server.service import GameService, LiveGame
 
-RULES = pathlib.Path(__file__).resolve().parents[3] / "docs" / "rules"
-"""The rule texts of a source tree (the web app shows them)."""
+RULES = pathlib.Path(__file__).resolve().parents[1] / "rules"  # package data: docs/rules
+"""The rule texts, shipped in the package (the web app shows them)."""
 MAX_WS_MESSAGE = 16 * 1024
 """Longest WebSocket message accepted from a client, in characters."""
 
