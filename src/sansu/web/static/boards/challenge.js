@@ -5,8 +5,8 @@
 // many entries remain, the turn timer when the chrono is on, the scores and
 // the live score sheet.
 
-import {DigitPad, Grid, cellIndex, cellName, clockText, h, installStyle, scrollWithin}
-  from '../js/kit.js';
+import {DigitPad, Grid, cellIndex, cellName, clockText, h, installStyle, placeByWidth,
+  scrollWithin} from '../js/kit.js';
 
 export const meta = {
   id: 'challenge',
@@ -59,10 +59,13 @@ export function createBoard(ctx) {
   const pad = new DigitPad({label: 'Digit to enter', onPick: (d) => pick(d)});
   const errors = h('ul', {class: 'errors'});
   const sheet = h('div', {class: 'sheet'});
-  const side = h('div', {class: 'ch-side panel'}, turn, timerEl, pad.el,
+  const padHome = h('div', {});
+  const side = h('div', {class: 'ch-side panel'}, turn, timerEl, padHome,
     h('h3', {style: 'margin-top:.8rem'}, 'Scores'), scores,
     h('details', {open: true}, h('summary', {}, 'Score sheet'), sheet),
     h('h3', {style: 'margin-top:.6rem'}, 'Errors'), errors);
+
+  const stopPlacing = placeByWidth(pad.el, padHome, ctx.underBoard);  // under the board on a phone
 
   function pick(d) {
     if (grid.selected >= 0 && !view?.cells[grid.selected]) {
@@ -166,7 +169,7 @@ export function createBoard(ctx) {
       renderPad();
       tick();
     },
-    destroy() { clearTimeout(timer); },
+    destroy() { clearTimeout(timer); stopPlacing(); },
     whyNot: (v, move) => {
       const i = cellIndex(move);
       if (i < 0) return null;

@@ -5,7 +5,7 @@
 // countdown, and the challenge button of the honour variant. Variant marks:
 // long diagonals, odd (circle) and even (square) shading, consecutive bars.
 
-import {DigitPad, Grid, cellIndex, cellName, clockText, h, installStyle, ordinal, s}
+import {DigitPad, Grid, cellIndex, cellName, clockText, h, installStyle, ordinal, placeByWidth, s}
   from '../js/kit.js';
 
 export const meta = {
@@ -43,10 +43,19 @@ const CSS = `
   color: var(--fg); border: 1px solid var(--border); border-radius: 1rem; font-size: .7rem;
   padding: 0 .25rem; font-weight: 700; }
 .sd-side .chip.empty { opacity: .25; }
-.sd-side .pad-key .piece-key { width: 74%; height: 74%; border-radius: 50%; display: grid;
-  place-items: center; background: var(--pc); color: var(--pc-fg); font-size: .95em; }
-.sd-side .pad-key .count { right: 1px; bottom: 0; background: var(--surface); border-radius: 6px;
-  padding: 0 2px; line-height: 1.2; }
+.sd-pad h3 { margin: .8rem 0 .5rem; }
+.sd-pad .digit-pad { grid-template-columns: repeat(5, minmax(0, 1fr)); gap: .4rem; }
+.sd-pad .pad-key { aspect-ratio: auto; min-height: 3.6rem; display: flex; flex-direction: column;
+  align-items: center; justify-content: center; gap: .15rem; padding: .2rem 0; }
+.sd-pad .pad-key .piece-key { width: 2.1rem; height: 2.1rem; border-radius: 50%; display: grid;
+  place-items: center; background: var(--pc); color: var(--pc-fg); font-size: 1.15rem; }
+.sd-pad .pad-key .count { position: static; font-size: .72rem; line-height: 1; }
+.under-board .sd-pad { width: 100%; }
+.under-board .sd-pad h3 { display: none; }
+.under-board .sd-pad .digit-pad { grid-template-columns: repeat(9, minmax(0, 1fr)); gap: .2rem; }
+.under-board .sd-pad .pad-key { min-height: 3.1rem; border-radius: 8px; }
+.under-board .sd-pad .pad-key .piece-key { width: min(2rem, 8vw); height: min(2rem, 8vw);
+  font-size: 1rem; }
 .sd-side .actions { display: flex; gap: .5rem; flex-wrap: wrap; margin-top: .6rem; }
 .sd-side .claim-btn { font-weight: 800; }
 .sd-side .countdown { font-size: 1.6rem; font-weight: 800; font-variant-numeric: tabular-nums; }
@@ -76,10 +85,13 @@ export function createBoard(ctx) {
     onclick: () => ctx.propose('challenge')}, 'Challenge: the board holds a duplicate');
   const countdown = h('div', {class: 'countdown', role: 'timer', 'aria-live': 'off', hidden: true});
   const claimNote = h('p', {class: 'claim-note'});
+  // The pad sits beside the board, and under it on a narrow screen (a phone shows both).
+  const padBox = h('div', {class: 'sd-pad'}, h('h3', {}, 'Place a colour'), pad.el);
+  const padHome = h('div', {});
   const side = h('div', {class: 'sd-side panel'},
-    h('h3', {}, 'Pieces left'), hands,
-    h('h3', {style: 'margin-top:.8rem'}, 'Place a colour'), pad.el,
+    h('h3', {}, 'Pieces left'), hands, padHome,
     h('div', {class: 'actions'}, claimBtn, challengeBtn, eraseBtn), countdown, claimNote);
+  const stopPlacing = placeByWidth(padBox, padHome, ctx.underBoard);
 
   function showErase() {
     const selected = grid.selected >= 0 ? cellName(grid.selected) : null;
@@ -93,9 +105,16 @@ export function createBoard(ctx) {
     return (view.legal_moves || []).some((m) => m.endsWith(`=${colour}`));
   }
 
+  // A refused placement lets go of its cell: the next colour picked is armed, not
+  // played straight into the cell that was just refused.
+  async function place(i, colour) {
+    const sent = await ctx.propose(`${cellName(i)}=${colour}`);
+    if (sent === false && grid.selected === i) grid.deselect();
+  }
+
   function pick(d) {
     if (grid.selected >= 0 && !view?.cells[grid.selected]) {
-      ctx.propose(`${cellName(grid.selected)}=${d}`);
+      place(grid.selected, d);
       return;
     }
     armed = armed === d ? null : d;
@@ -113,8 +132,8 @@ export function createBoard(ctx) {
       else ctx.explain(`${name}: only pieces placed during the claim can be taken back`);
       return;
     }
-    if (typeof key === 'number') ctx.propose(`${name}=${key}`);
-    else if (!cell && armed) ctx.propose(`${name}=${armed}`);
+    if (typeof key === 'number') place(i, key);
+    else if (!cell && armed) place(i, armed);
     else if (!cell) ctx.explain(`${name}: type a colour's digit, or pick a colour beside the board`, 'hint');
   };
 
@@ -139,9 +158,9 @@ export function createBoard(ctx) {
       return {
         enabled: !!info.canPlay && canUse(d),
         pressed: armed === d,
-        label: `colour ${d}, ${count} left`,
-        content: [h('span', {class: 'piece-key', style: colourVars(d)}, d),
-          h('span', {class: 'count', 'aria-hidden': 'true'}, count)],
+        label: `${d}, ${count} left`,
+        content: [h('span', {class: 'piece-key', style: colourVars(d)}, d), ' ',
+          h('span', {class: 'count'}, `${count} left`)],
       };
     });
     const words = new Set((v.legal_moves || []).filter((m) => !m.includes('=')));
@@ -153,8 +172,8 @@ export function createBoard(ctx) {
     showErase();
     if (v.phase === 'claim' && !v.result) {
       claimNote.textContent = `${name(v.claimant)} claimed Sudoku on their ${ordinal(v.claim_turn)} `
-        + 'turn and must complete the grid alone. To take back a claim piece, select it and press '
-        + 'Delete (or the button above).';
+        + 'turn and must complete the grid alone. To take back a claim piece, select it, then '
+        + 'press Delete or "Take back this piece".';
     } else if (!v.result && v.to_move !== null) {
       const [first, lastTurn] = v.claim_turns || [16, 35];
       const turn = v.turn_number;
@@ -198,7 +217,7 @@ export function createBoard(ctx) {
       draw(grid, v);
       renderSide();
     },
-    destroy() { clearTimeout(timer); },
+    destroy() { clearTimeout(timer); stopPlacing(); },
     whyNot: (v, move) => {
       const i = cellIndex(move);
       if (i < 0 || !v.cells[i]) return null;

@@ -4,7 +4,7 @@
 // converted flip, those that triggered pulse; squares pushed past 35
 // (over-thwarted) or that can no longer reach it (under-thwarted) are marked.
 
-import {DigitPad, Grid, cellIndex, cellName, h, installStyle} from '../js/kit.js';
+import {DigitPad, Grid, cellIndex, cellName, h, installStyle, placeByWidth} from '../js/kit.js';
 
 const COLOURS = ['Red', 'Blue'];
 
@@ -69,8 +69,10 @@ export function createBoard(ctx) {
     grid?.el.classList.toggle('show-sums', sumsToggle.checked);
   }});
   const pad = new DigitPad({label: 'Number to write', onPick: (d) => pick(d)});
+  const padHome = h('div', {});
+  const stopPlacing = placeByWidth(pad.el, padHome, ctx.underBoard);  // under the board on a phone
   const side = h('div', {class: 'tf-side panel'},
-    h('h3', {}, 'Squares held'), score, pad.el,
+    h('h3', {}, 'Squares held'), score, padHome,
     h('label', {class: 'choice'}, sumsToggle, 'Show every neighbour sum'),
     readout,
     h('ul', {class: 'legend'},
@@ -131,6 +133,7 @@ export function createBoard(ctx) {
   return {
     el: wrap,
     side,
+    destroy() { stopPlacing(); },
     get grid() { return grid; },
     update(v, i = {}) {
       view = v;

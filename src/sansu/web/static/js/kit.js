@@ -147,6 +147,15 @@ export class Grid {
     if (focus) this.cells[i].focus();
   }
 
+  /** No cell selected (after a refused move, so that the next pick does not go there). */
+  deselect() {
+    const old = this.cells[this.selected];
+    if (!old) return;
+    old.classList.remove('is-selected');
+    this.selected = -1;
+    this.onSelect(-1);
+  }
+
   #key(e) {
     if (e.altKey || e.ctrlKey || e.metaKey) return;
     const cell = e.target.closest('.cell');
@@ -245,6 +254,22 @@ export class DigitPad {
       b.replaceChildren(...[content || this.render(d)].flat());
     });
   }
+}
+
+/**
+ * Keeps `el` under the board on a narrow screen (`underBoard`, so a phone shows
+ * the pad together with the board) and at `home` beside it on a wide one.
+ * Returns the function that stops following the screen's width.
+ */
+export function placeByWidth(el, home, underBoard, query = '(max-width: 820px)') {
+  const narrow = matchMedia(query);
+  const place = () => {
+    const target = narrow.matches && underBoard ? underBoard : home;
+    if (el.parentNode !== target) target.append(el);
+  };
+  place();
+  narrow.addEventListener('change', place);
+  return () => narrow.removeEventListener('change', place);
 }
 
 /** A count-down text like `3:07` for a number of seconds. */

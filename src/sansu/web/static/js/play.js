@@ -37,6 +37,9 @@ class GamePage {
     this.pending = false;
     this.clockAt = Date.now();
     this.stopped = false;
+    // A replay (from the archive) only steps through a finished game: nothing to play,
+    // resign, take back or rematch there.
+    this.replay = /^#\/replay\//.test(location.hash);
   }
 
   get held() { return heldSeats(this.id); }
@@ -87,6 +90,7 @@ class GamePage {
 
   stop() {
     this.stopped = true;
+    document.removeEventListener('keydown', this.keyHandler);
     this.live?.close();
     this.board?.destroy?.();
     clearInterval(this.clockTimer);
@@ -118,8 +122,10 @@ class GamePage {
     this.statusEl = h('div', {class: 'status', 'data-testid': 'status'});
     this.explainEl = h('div', {class: 'explain', 'data-testid': 'explain'});
     this.banner = h('div', {class: 'notice history', hidden: true, 'data-testid': 'history-banner'});
+    this.underBoard = h('div', {class: 'under-board'});
     this.board = mod.createBoard({
       propose: (move) => this.propose(move),
+      underBoard: this.underBoard,
       explain: (text, kind) => this.explain(text, kind),
       playerName: (p) => this.seatName(p),
     });
@@ -136,7 +142,8 @@ class GamePage {
     this.shareEl = h('div', {class: 'panel', hidden: true, 'data-testid': 'share'});
     this.connEl = h('p', {class: 'muted', 'aria-live': 'polite', style: 'margin:0;font-size:.85rem'});
     this.main.append(h('div', {class: 'game-page', 'data-game-id': this.id},
-      h('div', {class: 'board-col'}, this.statusEl, this.banner, this.boardHost, this.explainEl),
+      h('div', {class: 'board-col'}, this.statusEl, this.banner, this.boardHost, this.underBoard,
+        this.explainEl),
       h('div', {class: 'side'},
         h('div', {class: 'panel'}, h('h2', {}, title), this.seatsEl, this.watchersEl, this.connEl),
         this.shareEl,
@@ -145,12 +152,15 @@ class GamePage {
           h('p', {class: 'muted', style: 'margin:.4rem 0 0;font-size:.8rem'},
             'Page Up / Page Down step through the game.')),
         h('div', {class: 'panel'}, this.controls))));
+    if (this.replay) this.board.el.classList.add('static');
+    // Page Up / Page Down step through the game wherever the focus is (even nowhere).
     this.keyHandler = (e) => {
-      if (e.target.closest?.('input, select, textarea')) return;
+      if (e.altKey || e.ctrlKey || e.metaKey) return;
+      if (e.target.closest?.('input, select, textarea, [contenteditable]')) return;
       if (e.key === 'PageUp') { e.preventDefault(); this.step(-1); }
       if (e.key === 'PageDown') { e.preventDefault(); this.step(1); }
     };
-    this.main.addEventListener('keydown', this.keyHandler);
+    document.addEventListener('keydown', this.keyHandler);
     this.clockTimer = setInterval(() => this.renderClocks(), 250);
   }
 
@@ -290,35 +300,36 @@ class GamePage {
       && this.mine(v.to_move) && !this.pending;
   }
 
+  /** Sends `move`; answers true once sent, false when it is refused (here or by the server). */
   async propose(move) {
     const v = this.g.view;
-    if (!v) return;
+    if (!v) return false;
     if (this.viewing !== null) {
       this.explain('This is an earlier position — go to the current position to play.');
-      return;
+      return false;
     }
     if (this.g.status !== 'active' || v.to_move === null) {
       this.explain('The game is over.');
-      return;
+      return false;
     }
     if (!this.mine(v.to_move)) {
       const seat = this.g.seats[v.to_move];
       if (!Object.keys(this.held).length) {
         this.explain('You are watching this game.', 'hint');
-        return;
+        return false;
       }
       const thinking = seat?.kind === 'computer' ? ': the computer is thinking' : '';
       this.explain(`It is ${this.seatName(v.to_move)}'s turn${thinking}.`);
-      return;
+      return false;
     }
-    if (this.pending) return;
+    if (this.pending) return false;
     const text = move.trim().toLowerCase();
     const legal = new Set((v.legal_moves || []).map((x) => x.toLowerCase()));
     if (!legal.has(text)) {
       const local = this.board.whyNot?.(v, text);
       if (local) {
         this.explain(local);
-        return;
+        return false;
       }
     }
     // Legal, or illegal for a reason only the referee can name: the server says which.
@@ -332,10 +343,12 @@ class GamePage {
       this.refreshTimer = setTimeout(() => {
         if (this.g.state === state) this.refresh();
       }, 2500);
+      return true;
     } catch (error) {
       this.pending = false;
       this.explain(error.message);
       if (error.code === 'stale_state') this.refresh();
+      return false;
     }
   }
 
@@ -420,9 +433,9 @@ class GamePage {
       this.banner.replaceChildren(
         `Position after ${this.viewing} move${this.viewing === 1 ? '' : 's'} of ${this.g.moves.length}. `,
         h('button', {type: 'button', class: 'btn small', onclick: () => this.show(Infinity)},
-          'Back to the game'));
+          this.replay ? 'Back to the end' : 'Back to the game'));
     }
-    this.board.update(v, {canPlay: live && this.canPlay(),
+    this.board.update(v, {canPlay: live && !this.replay && this.canPlay(),
       mySeats: Object.keys(this.held).map(Number), deadline: live ? this.limitDeadline() : null});
     this.boardHost.classList.toggle('is-history', !live);
     this.boardHost.dataset.state = this.g.state;
@@ -496,8 +509,7 @@ class GamePage {
   canTakeBack() {
     const g = this.g;
     if (!g.casual || !g.seats.some((s) => s.kind === 'computer')) return false;
-    if (g.status === 'finished' && g.termination !== 'rules') return false;
-    if (g.status !== 'active' && g.status !== 'finished') return false;
+    if (g.status !== 'active') return false;  // a finished game is not taken back
     const mineAt = g.moves.map((m, k) => (this.mine(m.seat) ? k : -1)).filter((k) => k >= 0);
     if (!mineAt.length) return false;
     const last = mineAt[mineAt.length - 1];
@@ -506,14 +518,14 @@ class GamePage {
   }
 
   renderControls() {
-    const held = Object.keys(this.held).map(Number);
+    const held = this.replay ? [] : Object.keys(this.held).map(Number);
     const active = this.g.status === 'active';
     const buttons = [];
     if (held.length && active) {
       buttons.push(h('button', {type: 'button', class: 'btn danger', 'data-action': 'resign',
         onclick: () => this.resign()}, 'Resign'));
     }
-    if (held.length && this.g.seats.some((s) => s.kind === 'computer') && this.g.casual) {
+    if (held.length && active && this.g.seats.some((s) => s.kind === 'computer') && this.g.casual) {
       const ok = this.canTakeBack();
       buttons.push(h('button', {type: 'button', class: 'btn', 'data-action': 'takeback',
         'aria-disabled': String(!ok), onclick: () => ok && this.takeback()}, 'Take back'));
@@ -525,7 +537,7 @@ class GamePage {
       buttons.push(h('button', {type: 'button', class: 'btn primary', 'data-action': 'rematch',
         'aria-disabled': String(mineOffered), onclick: () => !mineOffered && this.rematch()}, label));
     }
-    if (this.g.rematch?.game_id) {
+    if (this.g.rematch?.game_id && !this.replay) {
       buttons.push(h('a', {class: 'btn', href: `#/play/${this.g.rematch.game_id}`}, 'Go to the rematch'));
     }
     buttons.push(h('a', {class: 'btn', href: `#/game/${this.g.game}`}, 'New game'));

@@ -55,7 +55,8 @@ export function setupToggles() {
     showTheme();
   });
   const showSound = () => {
-    sound.querySelector('.label').textContent = soundOn() ? 'Sound on' : 'Sound off';
+    // The name stays "Sounds" (a toggle's name must not change); aria-pressed and
+    // the speaker's waves tell whether they are on.
     sound.querySelector('.wave').style.opacity = soundOn() ? '1' : '.25';
     sound.setAttribute('aria-pressed', String(soundOn()));
   };
