@@ -189,3 +189,34 @@ def test_the_claim_note_names_a_button_that_exists() -> None:
     text = (STATIC_DIR / "boards" / "sumodoku.js").read_text(encoding="utf-8")
     assert "the button above" not in text
     assert text.count('"Take back this piece"') == 1 and "'Take back this piece'" in text
+
+
+def test_a_losing_sumodoku_claim_shows_its_result_at_once(browser: Any, server_url: str) -> None:
+    """A claim on a grid without a completion loses at once; the page says so (no reload)."""
+    page = new_page(browser, DESKTOP)
+    # Box 1 gets no room for a 1: 1s in rows 1 and 2 and columns 1 and 2, a 2 on r3c3.
+    opening = ["r1c4=1", "r2c7=2", "r2c8=1", "r4c1=1", "r7c2=1", "r3c3=2"]
+    try:
+        player = Player(page, server_url)
+        player.start("sumodoku")
+        for turn in range(1, 16):
+            assert player.wait_turn_or_end()
+            game = player.game()
+            legal = [m for m in game["view"]["legal_moves"] if "=" in m]
+            wanted = opening[turn - 1] if turn <= len(opening) else None
+            move = wanted if wanted in legal else next(
+                m for m in legal
+                if not m.endswith("=1") and m.split("=")[0] not in ("r3c1", "r3c2", "r1c1")
+            )
+            player.play(move, how="pad")
+        assert player.wait_turn_or_end()
+        page.wait_for_selector(".claim-btn:not([hidden])")
+        page.click(".claim-btn")
+        page.wait_for_selector("[data-testid=status].over", timeout=10_000)
+        status = player.status()
+        assert "you lose" in status.lower(), status
+        finished = player.game()
+        assert finished["status"] == "finished" and finished["result"]["winners"] == [1]
+        assert "complet" in finished["result"]["reason"], finished["result"]
+    finally:
+        close(page)
