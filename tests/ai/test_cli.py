@@ -182,7 +182,7 @@ def test_playing_against_the_computer_with_undo(monkeypatch, capsys, tmp_path) -
     path = tmp_path / "game.json"
     assert main(["play", "uttt", "--vs", "easy", "--seed", "1", "--save", str(path)]) == 0
     out = capsys.readouterr().out
-    assert out.count("computer plays ") == 2
+    assert out.count("O (computer) played ") == 2
     record = json.loads(path.read_text())
     assert record["moves"][0] == "r1c1" and len(record["moves"]) == 2
     assert record["metadata"]["players"] == ["human", "computer (easy)"]
@@ -193,7 +193,7 @@ def test_the_computer_moves_first_when_you_take_the_second_seat(monkeypatch, cap
     monkeypatch.setattr("builtins.input", lambda prompt="": next(lines))
     assert main(["play", "sansumoku", "--vs", "beginner", "--side", "1", "--seed", "2"]) == 0
     out = capsys.readouterr().out
-    assert out.count("computer plays ") == 1  # nothing to undo before your first move
+    assert out.count("Blue (computer) played ") == 1  # nothing to undo before your first move
     assert "Nothing to undo." in out
 
 
