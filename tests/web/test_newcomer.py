@@ -70,6 +70,17 @@ def test_rules_code_blocks_scroll_with_the_keyboard(browser: Any, server_url: st
         page.wait_for_function("e => e.scrollLeft > 0", arg=block.element_handle())
     finally:
         close(page)
+    page = new_page(browser, DESKTOP)
+    try:  # on a desktop the worked examples are shown whole
+        for game in ("uttt", "sansumoku", "thirtyfive"):
+            open_page(page, server_url, f"#/rules/{game}")
+            cut = page.evaluate(
+                "() => [...document.querySelectorAll('.prose pre')]"
+                ".filter(e => e.scrollWidth > e.clientWidth).length"
+            )
+            assert cut == 0, game
+    finally:
+        close(page)
 
 
 @pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["phone", "desktop"])
