@@ -94,6 +94,7 @@ class VectorEnv:
         self._state = tuple(self._arrays.values())
         self._rng = np.array([seed_state(seed)], dtype=np.uint64)
         self._actions = np.zeros(num_envs, dtype=np.int64)
+        self._shape = (num_envs,)
         self._out = Batch(
             np.zeros((num_envs, *self.observation_shape), dtype=np.int8),
             np.zeros((num_envs, self.num_actions), dtype=np.bool_),
@@ -122,12 +123,16 @@ class VectorEnv:
         An action that is out of range or illegal raises ``ValueError``
         naming the game and the action, and no game changes.
         """
-        acts = np.asarray(actions)
-        if acts.shape != (self.num_envs,) or not np.issubdtype(acts.dtype, np.integer):
-            raise ValueError(
-                f"actions must be {self.num_envs} integers, got shape {acts.shape} of {acts.dtype}"
-            )
-        if acts.dtype != np.int64:
+        acts = actions
+        if not (
+            acts.__class__ is np.ndarray and acts.dtype == np.int64 and acts.shape == self._shape
+        ):
+            acts = np.asarray(actions)
+            if acts.shape != self._shape or acts.dtype.kind not in "iu":
+                raise ValueError(
+                    f"actions must be {self.num_envs} integers,"
+                    f" got shape {acts.shape} of {acts.dtype}"
+                )
             acts = acts.astype(np.int64)
         out = self._out
         bad = first_illegal(acts, out.legal_action_mask)

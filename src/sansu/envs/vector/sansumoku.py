@@ -25,7 +25,7 @@ from numba import njit
 
 from sansu.ai.kernels.tree import below
 from sansu.core.sections import FULL
-from sansu.envs.vector.uttt import CELLS, LINE, POP, POS, SEC, nth_bit
+from sansu.envs.vector.uttt import CELLS, COL, LINE, POP, POS, ROW, SEC, nth_bit
 
 NUM_ACTIONS = 81
 PLANES = 3
@@ -56,7 +56,7 @@ def new_state(num_envs: int) -> dict[str, np.ndarray]:
     }
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def reset_one(i, marks, digits, rowbits, colbits, won, closed, target, legal, player, obs, mask):
     for s in range(9):
         marks[i, 0, s] = 0
@@ -77,7 +77,7 @@ def reset_one(i, marks, digits, rowbits, colbits, won, closed, target, legal, pl
         mask[i, c] = True
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def reset(
     marks, digits, rowbits, colbits, won, closed, target, legal, player, obs, mask, rewards, done
 ):
@@ -88,7 +88,7 @@ def reset(
         done[i] = False
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", error_model="numpy")
 def legal_in(i, s, marks, rowbits, colbits):
     """The 9-bit mask of legal positions in section ``s`` of game ``i``."""
     field = marks[i, 0, s] | marks[i, 1, s]
@@ -100,7 +100,7 @@ def legal_in(i, s, marks, rowbits, colbits):
     return ALLOWED[rows * 8 + cols] & ~field & FULL
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def forget(i, s, marks, digits, rowbits, colbits):
     """Drop the digits of section ``s`` (just won) from the row and column masks."""
     field = marks[i, 0, s] | marks[i, 1, s]
@@ -108,18 +108,18 @@ def forget(i, s, marks, digits, rowbits, colbits):
         if field >> p & 1:
             cell = CELLS[s, p]
             d = digits[i, cell] - 1
-            rowbits[i, d] &= ~(1 << (cell // 9))
-            colbits[i, d] &= ~(1 << (cell % 9))
+            rowbits[i, d] &= ~(1 << ROW[cell])
+            colbits[i, d] &= ~(1 << COL[cell])
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def win_section(i, s, pl, won, obs):
     won[i, pl] |= 1 << s
     for q in range(9):
         obs[i, 2, CELLS[s, q]] = pl + 1
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", error_model="numpy")
 def write_mask(i, legal, mask, value):
     """Set the mask entries of game ``i``'s legal cells to ``value``."""
     for s in range(9):
@@ -130,7 +130,7 @@ def write_mask(i, legal, mask, value):
                     mask[i, CELLS[s, q]] = value
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def step(
     actions, marks, digits, rowbits, colbits, won, closed, target, legal, player, obs, mask,
     rewards, terminated,
@@ -146,8 +146,8 @@ def step(
         terminated[i] = False
         n = POP[marks[i, 0, s] | marks[i, 1, s]]
         digits[i, a] = n + 1
-        rowbits[i, n] |= 1 << (a // 9)
-        colbits[i, n] |= 1 << (a % 9)
+        rowbits[i, n] |= 1 << ROW[a]
+        colbits[i, n] |= 1 << COL[a]
         mine = marks[i, pl, s] | (1 << p)
         marks[i, pl, s] = mine
         obs[i, 0, a] = pl + 1
@@ -218,7 +218,7 @@ def step(
         write_mask(i, legal, mask, True)
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def random_actions(
     rng, marks, digits, rowbits, colbits, won, closed, target, legal, out
 ):  # fmt: skip

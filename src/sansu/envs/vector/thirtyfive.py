@@ -54,7 +54,7 @@ def new_state(num_envs: int, rows: int, cols: int) -> dict[str, np.ndarray]:
     }
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def reset_one(i, sums, triggered, empties, place, count, player, obs, mask):
     size = sums.shape[1]
     for c in range(size):
@@ -71,7 +71,7 @@ def reset_one(i, sums, triggered, empties, place, count, player, obs, mask):
     player[i] = 0
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def reset(neighbours, sums, triggered, empties, place, count, player, obs, mask, rewards, done):
     for i in range(sums.shape[0]):
         reset_one(i, sums, triggered, empties, place, count, player, obs, mask)
@@ -80,7 +80,7 @@ def reset(neighbours, sums, triggered, empties, place, count, player, obs, mask,
         done[i] = False
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def step(
     actions, neighbours, sums, triggered, empties, place, count, player, obs, mask,
     rewards, terminated,
@@ -161,7 +161,7 @@ def step(
         player[i] = 1 - pl
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def random_actions(rng, neighbours, sums, triggered, empties, place, count, out):
     """A uniformly random legal action of every game, into ``out``."""
     for i in range(out.shape[0]):

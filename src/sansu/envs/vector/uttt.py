@@ -29,6 +29,8 @@ LINE = np.array(HAS_LINE, dtype=np.bool_)
 POP = np.array([bin(m).count("1") for m in range(512)], dtype=np.int64)
 SEC = np.array([section_of(c) for c in range(81)], dtype=np.int64)
 POS = np.array([position_of(c) for c in range(81)], dtype=np.int64)
+ROW = np.arange(81, dtype=np.int64) // 9
+COL = np.arange(81, dtype=np.int64) % 9
 CELLS = np.array(CELL_OF_BIT, dtype=np.int64).reshape(9, 9)
 """``CELLS[section, position]``: the row-major cell."""
 
@@ -43,7 +45,7 @@ def new_state(num_envs: int) -> dict[str, np.ndarray]:
     }
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def reset_one(i, marks, won, closed, target, player, obs, mask):
     for s in range(9):
         marks[i, 0, s] = 0
@@ -59,7 +61,7 @@ def reset_one(i, marks, won, closed, target, player, obs, mask):
         mask[i, c] = True
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def reset(marks, won, closed, target, player, obs, mask, rewards, terminated):
     for i in range(marks.shape[0]):
         reset_one(i, marks, won, closed, target, player, obs, mask)
@@ -68,7 +70,7 @@ def reset(marks, won, closed, target, player, obs, mask, rewards, terminated):
         terminated[i] = False
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def first_illegal(actions, mask):
     """The first game whose action is out of range or illegal, or -1."""
     for i in range(actions.shape[0]):
@@ -78,7 +80,7 @@ def first_illegal(actions, mask):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def step(actions, marks, won, closed, target, player, obs, mask, rewards, terminated):
     """Play ``actions[i]`` in game ``i``; finished games are scored and start again."""
     for i in range(actions.shape[0]):
@@ -143,7 +145,7 @@ def step(actions, marks, won, closed, target, player, obs, mask, rewards, termin
                             mask[i, CELLS[s2, q]] = True
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", error_model="numpy")
 def nth_bit(field, k):
     """The position of the ``k``-th set bit (from 0, lowest first) of ``field``."""
     q = 0
@@ -155,7 +157,7 @@ def nth_bit(field, k):
         q += 1
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def random_actions(rng, marks, won, closed, target, out):
     """A uniformly random legal action of every game, into ``out``."""
     for i in range(out.shape[0]):
