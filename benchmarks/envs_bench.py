@@ -94,7 +94,7 @@ def engine_runner(game_id: str) -> Callable[[], int]:
 
 def pettingzoo_runner(game_id: str) -> Callable[[], int]:
     env = pettingzoo_env(game_id)
-    rng = np.random.default_rng(1)
+    rng = random.Random(1)
 
     def run() -> int:
         env.reset()
@@ -104,7 +104,7 @@ def pettingzoo_runner(game_id: str) -> Callable[[], int]:
             if termination or truncation:
                 env.step(None)
                 continue
-            env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+            env.step(rng.choice(np.flatnonzero(obs["action_mask"]).tolist()))
             steps += 1
         return steps
 

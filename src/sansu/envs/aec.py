@@ -8,8 +8,11 @@ array}``; the mask is all zeros for agents not to move. Rewards come at the
 end (:func:`sansu.envs.encoding.returns`); ``infos`` carry the scores of
 games that keep them and, at the end, the result's reason.
 
-:func:`env` wraps the raw environment the way PettingZoo's classic games
-are: an illegal action ends the game with −1 to the player who chose it.
+:func:`env` behaves as PettingZoo's classic games do behind their wrappers:
+an illegal action ends the game with −1 to the player who chose it (and a
+warning), an action out of range raises ``AssertionError``, and the calls
+must come in order. The first two are checked here rather than by two more
+wrapper layers, whose attribute look-ups would cost more than the game.
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
+from pettingzoo.utils.env_logger import EnvLogger
 
 from sansu.core.protocol import State
 from sansu.core.registry import load_game
@@ -28,10 +32,7 @@ from sansu.envs.encoding import encoding_for, returns
 
 def env(game_id: str, render_mode: str | None = None, **options: Any) -> AECEnv:
     """The wrapped environment of ``game_id`` with ``options`` (``ValueError`` for bad ones)."""
-    wrapped: AECEnv = SansuEnv(game_id, render_mode=render_mode, **options)
-    wrapped = wrappers.TerminateIllegalWrapper(wrapped, illegal_reward=-1)
-    wrapped = wrappers.AssertOutOfBoundsWrapper(wrapped)
-    return wrappers.OrderEnforcingWrapper(wrapped)
+    return wrappers.OrderEnforcingWrapper(SansuEnv(game_id, render_mode=render_mode, **options))
 
 
 class SansuEnv(AECEnv):
@@ -97,8 +98,21 @@ class SansuEnv(AECEnv):
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
+        assert isinstance(action, (int, np.integer)) and 0 <= action < self.encoding.num_actions, (
+            f"action {action!r} is not in {self.action_spaces[agent]}"
+        )
         state = self.state
-        state = state.play(self.encoding.move_of(state, int(action)))  # type: ignore[arg-type]
+        try:
+            state = state.play(self.encoding.move_of(state, int(action)))  # type: ignore[arg-type]
+        except ValueError as error:  # IllegalMove: the game ends against the mover
+            EnvLogger.warn_on_illegal_move()
+            self.rewards = dict.fromkeys(self.agents, 0.0)
+            self.rewards[agent] = -1.0
+            self.terminations = dict.fromkeys(self.agents, True)
+            self._cumulative_rewards[agent] = 0.0
+            self._accumulate_rewards()
+            self.infos[agent] = {**self.infos[agent], "illegal": str(error)}
+            return
         self.state = state
         self._cumulative_rewards[agent] = 0.0
         if state.result is not None:
@@ -117,13 +131,16 @@ class SansuEnv(AECEnv):
             print(self.render())
 
     def _set_infos(self) -> None:
-        data = self.state.to_dict()
+        state: Any = self.state
         info: dict[str, Any] = {}
-        if "scores" in data:
-            info["scores"] = list(data["scores"])
-        if self.state.result is not None:
-            info["reason"] = self.state.result.reason
-            info["winners"] = list(self.state.result.winners)
+        scores = getattr(state, "scores", None)
+        if callable(scores):  # 35 counts the squares of each colour
+            scores = scores()
+        if scores is not None:
+            info["scores"] = list(scores)
+        if state.result is not None:
+            info["reason"] = state.result.reason
+            info["winners"] = list(state.result.winners)
         self.infos = {a: dict(info) for a in self.agents}
 
     def render(self) -> str | None:

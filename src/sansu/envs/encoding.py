@@ -18,6 +18,7 @@ The engines stay the rules: an encoding only translates.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -74,6 +75,19 @@ class Encoding:
         raise NotImplementedError
 
 
+def _bits(mask: int, count: int) -> np.ndarray:
+    """The low ``count`` bits of ``mask`` as a uint8 array, lowest first."""
+    raw = np.frombuffer(mask.to_bytes((count + 7) // 8, "little"), dtype=np.uint8)
+    return np.unpackbits(raw, count=count, bitorder="little")
+
+
+BIT_OF_CELL = np.array(
+    [9 * (3 * (c // 27) + c % 9 // 3) + 3 * (c // 9 % 3) + c % 3 for c in range(81)]
+)
+"""Row-major cell → its bit in a section-major board mask (:mod:`sansu.core.sections`)."""
+SECTION_OF_CELL = BIT_OF_CELL // 9
+
+
 class SectionsEncoding(Encoding):
     """Ultimate Tic-Tac-Toe and Sansumoku: actions are the 81 cells, row-major."""
 
@@ -92,30 +106,47 @@ class SectionsEncoding(Encoding):
         cell = int(action)
         return f"r{cell // 9 + 1}c{cell % 9 + 1}"
 
+    def move_of(self, state: State, action: int) -> Move:
+        from sansu.core.sections import PLACES
+
+        if not 0 <= action < 81:
+            raise ValueError(f"action {action} is not one of 0 to 80")
+        return PLACES[action]
+
+    def legal_actions(self, state: State) -> list[int]:
+        return sorted(m.cell for m in state.legal_moves())  # type: ignore[attr-defined]
+
     def mask(self, state: State) -> np.ndarray:
         out = np.zeros(81, dtype=np.int8)
-        for m in state.legal_moves():
-            out[m.cell] = 1  # type: ignore[attr-defined]
+        out[[m.cell for m in state.legal_moves()]] = 1  # type: ignore[attr-defined]
         return out
 
     def observation(self, state: State) -> np.ndarray:
-        from sansu.core.sections import cells_of_section
-
-        obs = np.zeros(self.observation_shape, dtype=np.int8)
-        planes = (obs[0], obs[1], obs[2]) if self.digits else (obs[0], None, obs[1])
-        owner_plane, digit_plane, section_plane = planes
-        st: Any = state
-        for cell in range(81):
-            who = st.player_at(cell) if self.digits else st.mark_at(cell)
-            if who is not None:
-                owner_plane[cell] = who + 1
-                if digit_plane is not None:
-                    digit_plane[cell] = st.digit_at(cell)
-        for s in range(9):
-            owner = st.section_owner(s)
-            code = 0 if owner is None and not st.is_closed(s) else 3 if owner is None else owner + 1
-            section_plane[list(cells_of_section(s))] = code
+        boards = state.bitboards()  # type: ignore[attr-defined]
+        marks0, marks1, won0, won1, closed = boards[:5]
+        obs = np.empty(self.observation_shape, dtype=np.int8)
+        both = _bits(marks0 | marks1 << 88, 176)
+        obs[0] = (both[:81] + 2 * both[88:169])[BIT_OF_CELL]
+        obs[-1] = _section_plane(won0, won1, closed)
+        if self.digits:
+            raw = np.frombuffer(boards[5].to_bytes(41, "little"), dtype=np.uint8)
+            nibbles = np.empty(82, dtype=np.uint8)
+            nibbles[0::2] = raw & 15
+            nibbles[1::2] = raw >> 4
+            obs[1] = nibbles[BIT_OF_CELL]
         return obs
+
+
+@lru_cache(maxsize=4096)
+def _section_plane(won0: int, won1: int, closed: int) -> np.ndarray:
+    """Each cell's section state (0 open, 1/2 won by player 0/1, 3 full), row-major."""
+    codes = [
+        1 if won0 >> s & 1 else 2 if won1 >> s & 1 else 3 if closed >> s & 1 else 0
+        for s in range(9)
+    ]
+    plane = np.array(codes, dtype=np.int8)[SECTION_OF_CELL]
+    plane.flags.writeable = False
+    return plane
 
 
 class ThirtyFiveEncoding(Encoding):
@@ -126,7 +157,7 @@ class ThirtyFiveEncoding(Encoding):
     def __init__(self, game: Game) -> None:
         super().__init__(game)
         self.cols = game.options["cols"]
-        cells = game.options["rows"] * self.cols
+        self.cells = cells = game.options["rows"] * self.cols
         self.num_actions = 9 * cells
         self.observation_shape = (3, cells)
 
@@ -134,17 +165,26 @@ class ThirtyFiveEncoding(Encoding):
         cell, digit = divmod(int(action), 9)
         return f"r{cell // self.cols + 1}c{cell % self.cols + 1}={digit + 1}"
 
+    def move_of(self, state: State, action: int) -> Move:
+        if not 0 <= action < self.num_actions:
+            raise ValueError(f"action {action} is not one of 0 to {self.num_actions - 1}")
+        cell, digit = divmod(int(action), 9)
+        return self.game.geometry.move(cell, digit + 1)  # type: ignore[attr-defined]
+
+    def mask(self, state: State) -> np.ndarray:
+        if state.result is not None:
+            return np.zeros(self.num_actions, dtype=np.int8)
+        # Every number goes on every empty square.
+        filled = state.bitboards()[0]  # type: ignore[attr-defined]
+        return np.repeat(1 - _bits(filled, self.cells), 9).astype(np.int8)
+
     def observation(self, state: State) -> np.ndarray:
-        st: Any = state
-        obs = np.zeros(self.observation_shape, dtype=np.int8)
-        for cell in range(self.observation_shape[1]):
-            colour = st.colour_at(cell)
-            if colour is not None:
-                obs[0, cell] = colour + 1
-                obs[1, cell] = st.value_at(cell)
-            highlight = st.highlight_at(cell)
-            if highlight is not None:
-                obs[2, cell] = highlight + 1
+        filled, red, hl0, hl1, values = state.bitboards()  # type: ignore[attr-defined]
+        cells = self.cells
+        obs = np.empty(self.observation_shape, dtype=np.int8)
+        obs[0] = _bits(filled, cells) * (2 - _bits(red, cells))
+        obs[1] = np.frombuffer(values.to_bytes(cells, "little"), dtype=np.uint8)
+        obs[2] = _bits(hl0, cells) + 2 * _bits(hl1, cells)
         return obs
 
 
@@ -163,12 +203,14 @@ class SumodokuEncoding(Encoding):
     observation_high = 81
 
     def action_of(self, move: Move) -> int:
-        word = str(move)
-        if word in SUMODOKU_WORDS:
-            return SUMODOKU_ERASE + 81 + SUMODOKU_WORDS.index(word)
-        if word.startswith("erase"):
+        from sansu.games.sumodoku import Erase, Placement
+
+        kind = move.__class__
+        if kind is Placement:
+            return 9 * move.cell + move.colour - 1  # type: ignore[attr-defined]
+        if kind is Erase:
             return SUMODOKU_ERASE + move.cell  # type: ignore[attr-defined]
-        return 9 * move.cell + move.colour - 1  # type: ignore[attr-defined]
+        return SUMODOKU_ERASE + 81 + SUMODOKU_WORDS.index(str(move))
 
     def text_of(self, action: int) -> str:
         action = int(action)
@@ -212,9 +254,10 @@ class ChallengeEncoding(Encoding):
     observation_dtype = np.int16
 
     def action_of(self, move: Move) -> int:
-        if str(move) == "timeout":
+        digit = getattr(move, "digit", None)
+        if digit is None:  # the one move without a digit: timeout
             return CHALLENGE_TIMEOUT
-        return super().action_of(move)
+        return 9 * move.cell + digit - 1  # type: ignore[attr-defined]
 
     def text_of(self, action: int) -> str:
         if int(action) == CHALLENGE_TIMEOUT:

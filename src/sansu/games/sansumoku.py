@@ -226,6 +226,16 @@ class SansumokuState(SectionsView, State):
             return 1
         return None
 
+    def bitboards(self) -> tuple[int, int, int, int, int, int]:
+        """The position as masks, for programs that read it in bulk (research environments).
+
+        ``(marks0, marks1, won0, won1, closed, digits)``: each player's
+        digits as 81-bit section-major masks (:mod:`sansu.core.sections`),
+        the sections each player has won and the closed ones (9-bit masks),
+        and the digits, four bits per section-major cell.
+        """
+        return self._marks0, self._marks1, self._won0, self._won1, self._closed, self._digits
+
     def won_by_constraint(self, section: int) -> bool:
         return bool(self._by_constraint >> section & 1)
 

@@ -88,6 +88,15 @@ class UTTTState(SectionsView, State):
 
     # -- what the position is --------------------------------------------------
 
+    def bitboards(self) -> tuple[int, int, int, int, int]:
+        """The position as masks, for programs that read it in bulk (research environments).
+
+        ``(marks0, marks1, won0, won1, closed)``: each player's marks as
+        81-bit section-major masks (:mod:`sansu.core.sections`), then the
+        sections each player has won and the closed ones, as 9-bit masks.
+        """
+        return self._marks0, self._marks1, self._won0, self._won1, self._closed
+
     def mark_at(self, cell: int) -> int | None:
         bit = PLACES[cell].bit
         if self._marks0 >> bit & 1:
