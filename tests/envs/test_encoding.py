@@ -67,7 +67,7 @@ def test_actions_round_trip_and_observations_fit(game_id, options, seed):
             assert enc.move_of(state, action) == move and enc.text_of(action) == str(move)
         obs = enc.observation(state)
         assert obs.shape == enc.observation_shape and obs.dtype == enc.observation_dtype
-        assert 0 <= obs.min() and obs.max() <= enc.observation_high
+        assert obs.min() >= 0 and obs.max() <= enc.observation_high
         if game_id in ("uttt", "sansumoku", "thirtyfive"):
             assert np.array_equal(obs, slow_observation(state))
         state = state.play(rng.choice(moves))
