@@ -119,23 +119,13 @@ def win_section(i, s, pl, won, obs):
         obs[i, 2, CELLS[s, q]] = pl + 1
 
 
-@njit(cache=True, inline="always", error_model="numpy")
-def write_mask(i, legal, mask, value):
-    """Set the mask entries of game ``i``'s legal cells to ``value``."""
-    for s in range(9):
-        field = legal[i, s]
-        if field:
-            for q in range(9):
-                if field >> q & 1:
-                    mask[i, CELLS[s, q]] = value
-
-
 @njit(cache=True, error_model="numpy")
 def step(
     actions, marks, digits, rowbits, colbits, won, closed, target, legal, player, obs, mask,
     rewards, terminated,
 ):  # fmt: skip
     """Play ``actions[i]`` in game ``i``; finished games are scored and start again."""
+    prev = np.empty(9, dtype=np.int64)
     for i in range(actions.shape[0]):
         a = actions[i]
         pl = player[i]
@@ -166,9 +156,9 @@ def step(
             c |= 1 << s
             for q in range(9):
                 obs[i, 2, CELLS[s, q]] = 3
-        # Clear the previous mask.
-        write_mask(i, legal, mask, False)
+        # Keep the previous legal cells: only the sections that change are written.
         for s2 in range(9):
+            prev[s2] = legal[i, s2]
             legal[i, s2] = 0
         t = p
         found = 0
@@ -215,7 +205,11 @@ def step(
             continue
         target[i] = t
         player[i] = 1 - pl
-        write_mask(i, legal, mask, True)
+        for s2 in range(9):
+            field = legal[i, s2]
+            if field != prev[s2]:
+                for q in range(9):
+                    mask[i, CELLS[s2, q]] = field >> q & 1
 
 
 @njit(cache=True, error_model="numpy")
