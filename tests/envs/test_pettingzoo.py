@@ -85,6 +85,18 @@ def test_an_illegal_action_ends_the_game_against_its_player():
     assert all(env.terminations.values())
 
 
+@pytest.mark.parametrize("action", [81, -1, 2.0, True, "r1c1"])
+def test_an_action_that_is_no_action_number_is_refused_and_changes_nothing(action):
+    env = pettingzoo_env("uttt")
+    env.reset()
+    env.step(40)
+    with pytest.raises(ValueError, match="not in Discrete"):
+        env.step(action)
+    assert env.agent_selection == "player_1" and not any(env.terminations.values())
+    env.step(30)  # r4c4, in the centre section
+    assert env.observe("player_0")["observation"][0, 30] == 2
+
+
 def test_bad_options_are_refused():
     with pytest.raises(ValueError, match="rows"):
         pettingzoo_env("thirtyfive", rows=20)

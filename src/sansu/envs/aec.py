@@ -10,9 +10,10 @@ games that keep them and, at the end, the result's reason.
 
 :func:`env` behaves as PettingZoo's classic games do behind their wrappers:
 an illegal action ends the game with −1 to the player who chose it (and a
-warning), an action out of range raises ``AssertionError``, and the calls
-must come in order. The first two are checked here rather than by two more
-wrapper layers, whose attribute look-ups would cost more than the game.
+warning), and the calls must come in order. An action that is no action
+number at all (out of range, not an integer) raises ``ValueError`` and
+changes nothing. Illegal actions are judged here rather than by PettingZoo's
+wrapper, whose attribute look-ups would cost more than the game.
 """
 
 from __future__ import annotations
@@ -98,9 +99,12 @@ class SansuEnv(AECEnv):
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        assert isinstance(action, (int, np.integer)) and 0 <= action < self.encoding.num_actions, (
-            f"action {action!r} is not in {self.action_spaces[agent]}"
-        )
+        if not (
+            isinstance(action, (int, np.integer))
+            and not isinstance(action, bool)
+            and 0 <= action < self.encoding.num_actions
+        ):
+            raise ValueError(f"action {action!r} is not in {self.action_spaces[agent]}")
         state = self.state
         try:
             state = state.play(self.encoding.move_of(state, int(action)))  # type: ignore[arg-type]
