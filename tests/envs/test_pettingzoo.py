@@ -51,11 +51,12 @@ def play_out(env, seed=0):
     return total, infos
 
 
-@pytest.mark.parametrize("game_id", ["uttt", "sansumoku", "thirtyfive"])
-def test_a_game_played_to_the_end_pays_plus_and_minus_one_or_nothing(game_id):
-    total, infos = play_out(
-        pettingzoo_env(game_id, **({"rows": 4} if game_id == "thirtyfive" else {}))
-    )
+@pytest.mark.parametrize(
+    ("game_id", "options"),
+    [("uttt", {}), ("sansumoku", {}), ("thirtyfive", {"rows": 4}), ("sumodoku", {"honour": True})],
+)
+def test_a_game_played_to_the_end_pays_plus_and_minus_one_or_nothing(game_id, options):
+    total, infos = play_out(pettingzoo_env(game_id, **options))
     assert sorted(total.values()) in ([-1.0, 1.0], [0.0, 0.0])
     assert infos["player_0"]["reason"]
 
