@@ -48,6 +48,8 @@ ALLOWED = tuple(
 OPEN_SECTIONS = tuple(tuple(s for s in range(9) if not closed >> s & 1) for closed in range(512))
 """``OPEN_SECTIONS[closed]``: the sections not in the 9-bit ``closed`` mask."""
 SECTION_BASE = tuple((3 * (s // 3), 3 * (s % 3)) for s in range(9))
+POSITIONS = tuple(tuple(p for p in range(9) if m >> p & 1) for m in range(512))
+"""``POSITIONS[mask]``: the positions set in a 9-bit mask."""
 
 
 def _legal_in(section: int, occupied: int, rowbits: int, colbits: int) -> int:
@@ -71,13 +73,14 @@ def _forget_section(
     """
     base = 9 * section
     field = occupied >> base & FULL
-    for p in range(9):
-        if field >> p & 1:
-            b = base + p
-            offset = 9 * ((digits >> (4 * b) & 15) - 1)
-            rowbits &= ~(1 << (offset + ROW_OF_BIT[b]))
-            colbits &= ~(1 << (offset + COL_OF_BIT[b]))
-    return rowbits, colbits
+    nibbles = digits >> (4 * base)  # the section's digits, four bits each, from bit 0
+    row0, col0 = SECTION_BASE[section]
+    rows = cols = 0
+    for p in POSITIONS[field]:
+        offset = 9 * ((nibbles >> (4 * p) & 15) - 1)
+        rows |= 1 << (offset + row0 + p // 3)
+        cols |= 1 << (offset + col0 + p % 3)
+    return rowbits & ~rows, colbits & ~cols
 
 
 def _route(
