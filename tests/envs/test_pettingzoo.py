@@ -29,7 +29,7 @@ def test_api(game_id, options):
     api_test(pettingzoo_env(game_id, **options), num_cycles=60)
 
 
-@pytest.mark.parametrize(("game_id", "options"), CASES[::2], ids=IDS[::2])
+@pytest.mark.parametrize(("game_id", "options"), CASES, ids=IDS)
 def test_seed(game_id, options):
     seed_test(lambda: pettingzoo_env(game_id, **options), num_cycles=30)
 
