@@ -24,7 +24,6 @@ import numpy as np
 
 from sansu.ai.kernels.tree import seed_state
 from sansu.core.registry import load_game
-from sansu.envs.vector.uttt import first_illegal
 
 
 class Batch(NamedTuple):
@@ -134,12 +133,10 @@ class VectorEnv:
                     f" got shape {acts.shape} of {acts.dtype}"
                 )
             acts = acts.astype(np.int64)
-        out = self._out
-        bad = first_illegal(acts, out.legal_action_mask)
+        bad = self._kernel.step(acts, *self._state, *self._outputs)
         if bad >= 0:
             raise ValueError(f"game {bad}: action {int(acts[bad])} is not legal there")
-        self._kernel.step(acts, *self._state, *self._outputs)
-        return out
+        return self._out
 
     def random_actions(self) -> np.ndarray:
         """A uniformly random legal action of every game (compiled; seeded by ``seed``).

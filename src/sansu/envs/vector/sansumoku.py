@@ -25,7 +25,7 @@ from numba import njit
 
 from sansu.ai.kernels.tree import below
 from sansu.core.sections import FULL
-from sansu.envs.vector.uttt import CELLS, COL, LINE, POP, POS, ROW, SEC, nth_bit
+from sansu.envs.vector.uttt import CELLS, COL, LINE, POP, POS, ROW, SEC, first_illegal, nth_bit
 
 NUM_ACTIONS = 81
 PLANES = 3
@@ -124,7 +124,13 @@ def step(
     actions, marks, digits, rowbits, colbits, won, closed, target, legal, player, obs, mask,
     rewards, terminated,
 ):  # fmt: skip
-    """Play ``actions[i]`` in game ``i``; finished games are scored and start again."""
+    """Play ``actions[i]`` in game ``i``; finished games are scored and start again.
+
+    Returns -1, or the first game whose action is illegal; then nothing changes.
+    """
+    bad = first_illegal(actions, mask)
+    if bad >= 0:
+        return bad
     prev = np.empty(9, dtype=np.int64)
     for i in range(actions.shape[0]):
         a = actions[i]
@@ -210,6 +216,8 @@ def step(
             if field != prev[s2]:
                 for q in range(9):
                     mask[i, CELLS[s2, q]] = field >> q & 1
+
+    return -1
 
 
 @njit(cache=True, error_model="numpy")

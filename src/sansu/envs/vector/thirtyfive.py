@@ -22,6 +22,7 @@ import numpy as np
 from numba import njit
 
 from sansu.ai.kernels.tree import below
+from sansu.envs.vector.uttt import first_illegal
 
 PLANES = 3
 TARGET = 35
@@ -85,7 +86,13 @@ def step(
     actions, neighbours, sums, triggered, empties, place, count, player, obs, mask,
     rewards, terminated,
 ):  # fmt: skip
-    """Play ``actions[i]`` in game ``i``; finished games are scored and start again."""
+    """Play ``actions[i]`` in game ``i``; finished games are scored and start again.
+
+    Returns -1, or the first game whose action is illegal; then nothing changes.
+    """
+    bad = first_illegal(actions, mask)
+    if bad >= 0:
+        return bad
     size = sums.shape[1]
     hits = np.empty(9, dtype=np.int64)
     for i in range(actions.shape[0]):
@@ -159,6 +166,8 @@ def step(
             reset_one(i, sums, triggered, empties, place, count, player, obs, mask)
             continue
         player[i] = 1 - pl
+
+    return -1
 
 
 @njit(cache=True, error_model="numpy")

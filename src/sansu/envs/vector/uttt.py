@@ -82,7 +82,13 @@ def first_illegal(actions, mask):
 
 @njit(cache=True, error_model="numpy")
 def step(actions, marks, won, closed, target, player, obs, mask, rewards, terminated):
-    """Play ``actions[i]`` in game ``i``; finished games are scored and start again."""
+    """Play ``actions[i]`` in game ``i``; finished games are scored and start again.
+
+    Returns -1, or the first game whose action is illegal; then nothing changes.
+    """
+    bad = first_illegal(actions, mask)
+    if bad >= 0:
+        return bad
     for i in range(actions.shape[0]):
         a = actions[i]
         pl = player[i]
@@ -143,6 +149,8 @@ def step(actions, marks, won, closed, target, player, obs, mask, rewards, termin
                     for q in range(9):
                         if empty >> q & 1:
                             mask[i, CELLS[s2, q]] = True
+
+    return -1
 
 
 @njit(cache=True, inline="always", error_model="numpy")
