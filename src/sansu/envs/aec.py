@@ -84,6 +84,7 @@ class SansuEnv(AECEnv):
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
+        self.infos = {a: {} for a in self.agents}
         self._set_infos()
         self.agent_selection = self.possible_agents[self.state.to_move or 0]
 
@@ -145,6 +146,8 @@ class SansuEnv(AECEnv):
         if state.result is not None:
             info["reason"] = state.result.reason
             info["winners"] = list(state.result.winners)
+        if not info and not any(self.infos.values()):
+            return  # nothing to say, as before: keep the agents' empty dicts
         self.infos = {a: dict(info) for a in self.agents}
 
     def render(self) -> str | None:
