@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 import numpy as np
 import pytest
 
@@ -93,3 +96,15 @@ def test_thirtyfive_options_give_the_board_size():
     venv = VectorEnv("35", 2, rows=4, cols=6)
     assert venv.num_actions == 9 * 24
     assert venv.reset().observation.shape == (2, 3, 24)
+
+
+def test_the_vector_env_needs_none_of_the_research_libraries():
+    code = (
+        "import sys\n"
+        "for name in ('pettingzoo', 'gymnasium', 'pyspiel', 'open_spiel'):\n"
+        "    sys.modules[name] = None  # importing them now fails\n"
+        "from sansu.envs import VectorEnv\n"
+        "print(VectorEnv('uttt', 2).reset().legal_action_mask.sum())\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "162"
