@@ -92,6 +92,14 @@ def test_bad_arguments(game_id, num_envs, message):
         VectorEnv(game_id, num_envs)
 
 
+def test_a_seed_is_an_integer_and_seeds_the_random_actions():
+    with pytest.raises(ValueError, match="seed"):
+        VectorEnv("uttt", 4, seed="one")
+    first, second, other = (VectorEnv("uttt", 64, seed=s) for s in (5, 5, 6))
+    assert np.array_equal(first.random_actions(), second.random_actions())
+    assert not np.array_equal(first.random_actions(), other.random_actions())
+
+
 def test_thirtyfive_options_give_the_board_size():
     venv = VectorEnv("35", 2, rows=4, cols=6)
     assert venv.num_actions == 9 * 24
