@@ -11,8 +11,9 @@ Challenge by rank). An illegal action ends the episode with −1 and
 ``info["illegal"]``, so that an unmasked agent learns to avoid it.
 
 The computer thinks for a fixed number of simulations (its level's, or
-``opponent_simulations``), seeded from ``reset(seed=...)``, so an episode
-is reproducible.
+``opponent_simulations``; ``max``, which has no limit but its clock, takes
+:data:`MAX_SIMULATIONS`), seeded from ``reset(seed=...)``, so an episode is
+reproducible.
 """
 
 from __future__ import annotations
@@ -28,6 +29,8 @@ from sansu.ai import LEVELS, player_for
 from sansu.core.protocol import IllegalMove, State
 from sansu.core.registry import load_game
 from sansu.envs.encoding import encoding_for, returns
+
+MAX_SIMULATIONS = 50_000
 
 
 class SingleAgentEnv(gym.Env):
@@ -113,7 +116,9 @@ class SingleAgentEnv(gym.Env):
             if self._bot is None:
                 move = self._rng.choice(state.legal_moves())
             else:
-                sims = self.opponent_simulations or self._bot.settings.simulations or 1000
+                sims = (
+                    self.opponent_simulations or self._bot.settings.simulations or MAX_SIMULATIONS
+                )
                 move = self._bot.choose(state, simulations=sims).move
             state = state.play(move)
         return state
