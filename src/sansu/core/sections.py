@@ -70,13 +70,17 @@ class Place:
     compared by identity in hot loops; pickling preserves this.
     """
 
-    __slots__ = ("bit", "cell", "position", "section", "text")
+    __slots__ = ("bit", "cell", "mask", "position", "section", "shift", "text")
 
     def __init__(self, cell: int) -> None:
         self.cell = cell
         self.section = section_of(cell)
         self.position = position_of(cell)
         self.bit = 9 * self.section + self.position
+        self.mask = 1 << self.bit
+        """The bit of the cell in a section-major board mask."""
+        self.shift = 9 * self.section
+        """Where the cell's section begins in a section-major board mask."""
         self.text = cell_name(cell)
 
     def __str__(self) -> str:

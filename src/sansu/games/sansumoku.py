@@ -35,6 +35,7 @@ from sansu.core.sections import (
 )
 
 COLOURS = ("Blue", "Orange")
+_new = object.__new__
 
 ROW_OF_BIT = tuple(CELL_OF_BIT[b] // 9 for b in range(81))
 COL_OF_BIT = tuple(CELL_OF_BIT[b] % 9 for b in range(81))
@@ -47,6 +48,8 @@ ALLOWED = tuple(
 OPEN_SECTIONS = tuple(tuple(s for s in range(9) if not closed >> s & 1) for closed in range(512))
 """``OPEN_SECTIONS[closed]``: the sections not in the 9-bit ``closed`` mask."""
 SECTION_BASE = tuple((3 * (s // 3), 3 * (s % 3)) for s in range(9))
+POSITIONS = tuple(tuple(p for p in range(9) if m >> p & 1) for m in range(512))
+"""``POSITIONS[mask]``: the positions set in a 9-bit mask."""
 
 
 def _legal_in(section: int, occupied: int, rowbits: int, colbits: int) -> int:
@@ -70,13 +73,14 @@ def _forget_section(
     """
     base = 9 * section
     field = occupied >> base & FULL
-    for p in range(9):
-        if field >> p & 1:
-            b = base + p
-            offset = 9 * ((digits >> (4 * b) & 15) - 1)
-            rowbits &= ~(1 << (offset + ROW_OF_BIT[b]))
-            colbits &= ~(1 << (offset + COL_OF_BIT[b]))
-    return rowbits, colbits
+    nibbles = digits >> (4 * base)  # the section's digits, four bits each, from bit 0
+    row0, col0 = SECTION_BASE[section]
+    rows = cols = 0
+    for p in POSITIONS[field]:
+        offset = 9 * ((nibbles >> (4 * p) & 15) - 1)
+        rows |= 1 << (offset + row0 + p // 3)
+        cols |= 1 << (offset + col0 + p % 3)
+    return rowbits & ~rows, colbits & ~cols
 
 
 def _route(
@@ -107,8 +111,12 @@ def _route(
         else:
             target = FREE
             allowed = OPEN_SECTIONS[closed]
-        for s in allowed:
-            legal |= _legal_in(s, occupied, rowbits, colbits) << (9 * s)
+        for s in allowed:  # _legal_in written out: this loop is the engine's hottest
+            field = occupied >> (9 * s) & FULL
+            doff = 9 * field.bit_count()
+            row0, col0 = SECTION_BASE[s]
+            rows = rowbits >> (doff + row0) & 7
+            legal |= (ALLOWED[rows * 8 + (colbits >> (doff + col0) & 7)] & ~field) << (9 * s)
         if legal:
             break
         # Win by constraint: every section the next player may use is blocked.
@@ -225,6 +233,16 @@ class SansumokuState(SectionsView, State):
             return 1
         return None
 
+    def bitboards(self) -> tuple[int, int, int, int, int, int]:
+        """The position as masks, for programs that read it in bulk (research environments).
+
+        ``(marks0, marks1, won0, won1, closed, digits)``: each player's
+        digits as 81-bit section-major masks (:mod:`sansu.core.sections`),
+        the sections each player has won and the closed ones (9-bit masks),
+        and the digits, four bits per section-major cell.
+        """
+        return self._marks0, self._marks1, self._won0, self._won1, self._closed, self._digits
+
     def won_by_constraint(self, section: int) -> bool:
         return bool(self._by_constraint >> section & 1)
 
@@ -248,26 +266,28 @@ class SansumokuState(SectionsView, State):
     def play(self, move: Move | str) -> SansumokuState:
         if move.__class__ is not Place:
             move = self._coerce(move)
-        bit = move.bit  # type: ignore[union-attr]
-        if not self._legal >> bit & 1:
+        mask = move.mask  # type: ignore[union-attr]
+        if not self._legal & mask:
             raise self._why_illegal(move)  # type: ignore[arg-type]
+        bit = move.bit  # type: ignore[union-attr]
         section = move.section  # type: ignore[union-attr]
         mover: int = self.to_move  # type: ignore[assignment]
-        shift = 9 * section
+        shift = move.shift  # type: ignore[union-attr]
         marks0, marks1 = self._marks0, self._marks1
         before = marks0 | marks1
-        occupied = before | 1 << bit
-        offset = 9 * (before >> shift & FULL).bit_count()  # 9 * (digit - 1)
-        digits = self._digits | (offset // 9 + 1) << (4 * bit)
+        occupied = before | mask
+        count = (before >> shift & FULL).bit_count()  # digits already in the section
+        offset = 9 * count  # 9 * (digit - 1)
+        digits = self._digits | (count + 1) << (4 * bit)
         rowbits = self._rowbits | 1 << (offset + ROW_OF_BIT[bit])
         colbits = self._colbits | 1 << (offset + COL_OF_BIT[bit])
         won0, won1, closed = self._won0, self._won1, self._closed
         by_constraint = self._by_constraint
         if mover == 0:
-            marks0 |= 1 << bit
+            marks0 |= mask
             mine = marks0 >> shift & FULL
         else:
-            marks1 |= 1 << bit
+            marks1 |= mask
             mine = marks1 >> shift & FULL
         result = None
         if HAS_LINE[mine]:
@@ -279,36 +299,44 @@ class SansumokuState(SectionsView, State):
             rowbits, colbits = _forget_section(section, occupied, digits, rowbits, colbits)
             if HAS_LINE[won0 if mover == 0 else won1]:
                 result = Result.win(mover, reason="three sections in a row")
-        elif occupied >> shift & FULL == FULL:
+        elif count == 8:
             closed |= 1 << section
 
         target = move.position  # type: ignore[union-attr]
         legal = 0
         if result is None and not closed >> target & 1:
-            # The usual case: the section sent to is open and has a legal cell.
-            legal = _legal_in(target, occupied, rowbits, colbits) << (9 * target)
+            # The usual case: the section sent to is open and has a legal cell
+            # (``_legal_in`` written out, for speed).
+            field = occupied >> (9 * target) & FULL
+            doff = 9 * field.bit_count()
+            row0, col0 = SECTION_BASE[target]
+            legal = (
+                ALLOWED[(rowbits >> (doff + row0) & 7) * 8 + (colbits >> (doff + col0) & 7)]
+                & ~field
+            ) << (9 * target)
         if result is None and not legal:
             target, legal, result, won0, won1, closed, by_constraint, rowbits, colbits = _route(
                 mover, target, occupied, digits, won0, won1, closed, by_constraint, rowbits, colbits
             )
-        return SansumokuState(
-            self.game,
-            marks0,
-            marks1,
-            digits,
-            rowbits,
-            colbits,
-            won0,
-            won1,
-            closed,
-            by_constraint,
-            target,
-            legal,
-            None if result is not None else 1 - mover,
-            move,  # type: ignore[arg-type]
-            self.ply + 1,
-            result,
-        )
+        # Slots set one by one: much cheaper than a call of __init__ with sixteen arguments.
+        new = _new(SansumokuState)
+        new.game = self.game
+        new._marks0 = marks0
+        new._marks1 = marks1
+        new._digits = digits
+        new._rowbits = rowbits
+        new._colbits = colbits
+        new._won0 = won0
+        new._won1 = won1
+        new._closed = closed
+        new._by_constraint = by_constraint
+        new._target = target
+        new._legal = legal
+        new.to_move = None if result is not None else 1 - mover
+        new.last_move = move
+        new.ply = self.ply + 1
+        new.result = result
+        return new
 
     def _why_illegal(self, move: Place) -> IllegalMove:
         text = move.text

@@ -291,6 +291,16 @@ class ThirtyFiveState(State):
         """Every square's number (``None`` when empty), row-major."""
         return [v or None for v in self._values.to_bytes(self._geo.size, "little")]
 
+    def bitboards(self) -> tuple[int, int, int, int, int]:
+        """The position as masks, for programs that read it in bulk (research environments).
+
+        ``(filled, red, highlight_red, highlight_blue, values)``: one bit per
+        square (row-major) for the squares holding a number, holding a red
+        one, and the empty squares highlighted red or blue; then the numbers,
+        one byte per square.
+        """
+        return self._filled, self._red, self._hl0, self._hl1, self._values
+
     def scores(self) -> tuple[int, int]:
         """How many squares hold a red number and how many a blue one."""
         red = self._red.bit_count()

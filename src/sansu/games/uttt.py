@@ -27,6 +27,7 @@ from sansu.core.sections import (
 )
 
 MARKS = ("X", "O")
+_new = object.__new__
 
 
 class UltimateTicTacToe(Game):
@@ -46,6 +47,7 @@ class UTTTState(SectionsView, State):
         "_closed",
         "_marks0",
         "_marks1",
+        "_occupied",
         "_target",
         "_won0",
         "_won1",
@@ -73,16 +75,27 @@ class UTTTState(SectionsView, State):
         self.game = game
         self._marks0 = marks0
         self._marks1 = marks1
+        self._occupied = marks0 | marks1
         self._won0 = won0
         self._won1 = won1
         self._closed = closed
-        self._target = target
+        # The section sent to, or FREE when it is closed (so that FREE alone means a free move).
+        self._target = FREE if target != FREE and closed >> target & 1 else target
         self.to_move = to_move
         self.last_move = last_move
         self.ply = ply
         self.result = result
 
     # -- what the position is --------------------------------------------------
+
+    def bitboards(self) -> tuple[int, int, int, int, int]:
+        """The position as masks, for programs that read it in bulk (research environments).
+
+        ``(marks0, marks1, won0, won1, closed)``: each player's marks as
+        81-bit section-major masks (:mod:`sansu.core.sections`), then the
+        sections each player has won and the closed ones, as 9-bit masks.
+        """
+        return self._marks0, self._marks1, self._won0, self._won1, self._closed
 
     def mark_at(self, cell: int) -> int | None:
         bit = PLACES[cell].bit
@@ -95,9 +108,9 @@ class UTTTState(SectionsView, State):
     def legal_moves(self) -> list[Move]:
         if self.result is not None:
             return []
-        occupied = self._marks0 | self._marks1
+        occupied = self._occupied
         target = self._target
-        if target != FREE and not self._closed >> target & 1:
+        if target != FREE:
             return list(SECTION_PLACES[target][~(occupied >> (9 * target)) & FULL])
         moves: list[Move] = []
         closed = self._closed
@@ -111,26 +124,27 @@ class UTTTState(SectionsView, State):
     def play(self, move: Move | str) -> UTTTState:
         if move.__class__ is not Place:
             move = self._coerce(move)
-        bit = move.bit  # type: ignore[union-attr]
+        mask = move.mask  # type: ignore[union-attr]
         section = move.section  # type: ignore[union-attr]
         player = self.to_move
-        occupied = self._marks0 | self._marks1
+        occupied = self._occupied
         closed = self._closed
         target = self._target
         if (
             player is None
-            or occupied >> bit & 1
+            or occupied & mask
             or closed >> section & 1
-            or (target != FREE and section != target and not closed >> target & 1)
+            or (target != FREE and section != target)
         ):
             raise self._why_illegal(move)  # type: ignore[arg-type]
+        occupied |= mask
         marks0, marks1, won0, won1 = self._marks0, self._marks1, self._won0, self._won1
-        shift = 9 * section
+        shift = move.shift  # type: ignore[union-attr]
         if player == 0:
-            marks0 |= 1 << bit
+            marks0 |= mask
             mine = marks0 >> shift & FULL
         else:
-            marks1 |= 1 << bit
+            marks1 |= mask
             mine = marks1 >> shift & FULL
         result = None
         if HAS_LINE[mine]:
@@ -143,28 +157,31 @@ class UTTTState(SectionsView, State):
                 won1 |= 1 << section
                 if HAS_LINE[won1]:
                     result = Result.win(1, reason="three sections in a row")
-        elif (occupied | 1 << bit) >> shift & FULL == FULL:
+        elif occupied >> shift & FULL == FULL:
             closed |= 1 << section
         if result is None and closed == FULL:
             result = Result.drawn("no section is open and nobody has three in a row")
-        return UTTTState(
-            self.game,
-            marks0,
-            marks1,
-            won0,
-            won1,
-            closed,
-            move.position,  # type: ignore[union-attr]
-            None if result is not None else 1 - player,
-            move,  # type: ignore[arg-type]
-            self.ply + 1,
-            result,
-        )
+        position = move.position  # type: ignore[union-attr]
+        # Slots set one by one: much cheaper than a call of __init__ with eleven arguments.
+        new = _new(UTTTState)
+        new.game = self.game
+        new._marks0 = marks0
+        new._marks1 = marks1
+        new._occupied = occupied
+        new._won0 = won0
+        new._won1 = won1
+        new._closed = closed
+        new._target = FREE if closed >> position & 1 else position
+        new.to_move = None if result is not None else 1 - player
+        new.last_move = move
+        new.ply = self.ply + 1
+        new.result = result
+        return new
 
     def _why_illegal(self, move: Place) -> IllegalMove:
         if self.result is not None:
             return IllegalMove("the game is over", move.text)
-        if (self._marks0 | self._marks1) >> move.bit & 1:
+        if self._occupied >> move.bit & 1:
             return IllegalMove("that cell is already taken", move.text)
         if self._closed >> move.section & 1:
             how = "won" if (self._won0 | self._won1) >> move.section & 1 else "full"

@@ -1,0 +1,184 @@
+"""Speed of the research environments (``./scripts/bench envs``).
+
+1. ``VectorEnv`` random legal play (compiled random actions, compiled step,
+   one core), in steps per second at batch 1, 64 and 1024, against
+   OpenSpiel's Ultimate Tic-Tac-Toe driven from Python the usual way
+   (``apply_action(choice(legal_actions()))``, a new game at each end). The
+   two are timed in alternation, round after round, and each line gives the
+   median of the per-pair ratios, so the machine's changing load falls on
+   both; the rates are medians too, with the best (least disturbed) round
+   beside them, since a shared machine slows every round a little or a lot.
+   Targets at batch 1024: Ultimate Tic-Tac-Toe ≥ 10 M steps/s,
+   Sansumoku ≥ 5 M. (Published anchor, not measured here: Pgx on CPU reaches
+   7.5 M steps/s for plain tic-tac-toe at batch 1024.)
+2. PettingZoo: steps per second of a masked random agent loop through
+   ``pettingzoo_env`` against the same random play straight on the engine
+   (``state.play(choice(state.legal_moves()))``), in alternation; the
+   overhead is engine rate / PettingZoo rate (aim: under 2×).
+
+Usage: ``python benchmarks/envs_bench.py [--rounds N] [--seconds S]``
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import time
+from collections.abc import Callable
+
+import numpy as np
+
+import sansu
+from sansu.envs import VectorEnv, pettingzoo_env
+
+BATCHES = (1, 64, 1024)
+TARGETS = {("uttt", 1024): 10e6, ("sansumoku", 1024): 5e6}
+
+
+def steps_per_second(run: Callable[[], int], seconds: float) -> float:
+    """Call ``run`` (which returns the steps it made) for about ``seconds``."""
+    steps = 0
+    start = time.perf_counter()
+    while (elapsed := time.perf_counter() - start) < seconds:
+        steps += run()
+    return steps / elapsed
+
+
+def vector_runner(game_id: str, batch: int) -> Callable[[], int]:
+    venv = VectorEnv(game_id, batch, seed=1)
+    repeat = max(1, 20_000 // batch)
+
+    def run() -> int:
+        step, actions = venv.step, venv.random_actions
+        for _ in range(repeat):
+            step(actions())
+        return repeat * batch
+
+    run()
+    return run
+
+
+def openspiel_runner() -> Callable[[], int] | None:
+    try:
+        import pyspiel
+    except ImportError:
+        return None
+    game = pyspiel.load_game("ultimate_tic_tac_toe")
+    rng = random.Random(1)
+    holder = [game.new_initial_state()]
+
+    def run() -> int:
+        state, choice = holder[0], rng.choice
+        for _ in range(2000):
+            if state.is_terminal():
+                state = game.new_initial_state()
+            state.apply_action(choice(state.legal_actions()))
+        holder[0] = state
+        return 2000
+
+    return run
+
+
+def engine_runner(game_id: str) -> Callable[[], int]:
+    game = sansu.load_game(game_id)
+    rng = random.Random(1)
+
+    def run() -> int:
+        state, steps, choice = game.initial_state(), 0, rng.choice
+        while state.result is None:
+            state = state.play(choice(state.legal_moves()))
+            steps += 1
+        return steps
+
+    return run
+
+
+def pettingzoo_runner(game_id: str) -> Callable[[], int]:
+    env = pettingzoo_env(game_id)
+    rng = random.Random(1)
+
+    def run() -> int:
+        env.reset()
+        steps = 0
+        for _ in env.agent_iter():
+            obs, _, termination, truncation, _ = env.last()
+            if termination or truncation:
+                env.step(None)
+                continue
+            env.step(rng.choice(np.flatnonzero(obs["action_mask"]).tolist()))
+            steps += 1
+        return steps
+
+    return run
+
+
+def alternate(
+    ours: Callable[[], int], reference: Callable[[], int] | None, rounds: int, seconds: float
+) -> tuple[list[float], float | None, float | None]:
+    """The rates of ``ours``, and the median rate of ``reference`` and per-round ratio."""
+    rates, refs, ratios = [], [], []
+    for _ in range(rounds):
+        if reference is not None:
+            refs.append(steps_per_second(reference, seconds))
+        rates.append(steps_per_second(ours, seconds))
+        if reference is not None:
+            ratios.append(rates[-1] / refs[-1])
+    if reference is None:
+        return rates, None, None
+    return rates, statistics.median(refs), statistics.median(ratios)
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=5, help="timed pairs per line")
+    parser.add_argument("--seconds", type=float, default=0.5, help="length of one timed round")
+    args = parser.parse_args([] if argv is None else argv)
+    reference = openspiel_runner()
+    print(
+        "## VectorEnv random legal play, steps/s on one core"
+        f" ({args.rounds} pairs of {args.seconds:g} s rounds, in alternation with OpenSpiel UTTT)"
+    )
+    if reference is None:
+        print("OpenSpiel not installed: no reference (pip install open_spiel)")
+    for game_id in VectorEnv.GAMES:
+        for batch in BATCHES:
+            rates, ref, ratio = alternate(
+                vector_runner(game_id, batch), reference, args.rounds, args.seconds
+            )
+            rate, best = statistics.median(rates), max(rates)
+            line = (
+                f"{game_id:10} batch {batch:5}   {rate / 1e6:6.2f} M steps/s"
+                f" (best round {best / 1e6:6.2f} M)"
+            )
+            if ref is not None and ratio is not None:
+                line += f"   OpenSpiel UTTT {ref / 1e6:5.2f} M   ratio {ratio:6.1f}×"
+            target = TARGETS.get((game_id, batch))
+            if target is not None:
+                line += (
+                    f"   target ≥ {target / 1e6:g} M: median {_verdict(rate >= target)},"
+                    f" best round {_verdict(best >= target)}"
+                )
+            print(line, flush=True)
+    print()
+    print("## PettingZoo masked random loop against the engine's own random play, steps/s")
+    for game_id in sansu.game_ids():
+        rates, engine, ratio = alternate(
+            pettingzoo_runner(game_id), engine_runner(game_id), args.rounds, args.seconds
+        )
+        assert engine is not None and ratio is not None
+        print(
+            f"{game_id:10}   PettingZoo {statistics.median(rates):9,.0f}   engine {engine:9,.0f}"
+            f"   overhead {1 / ratio:5.1f}×   aim < 2×: {_verdict(1 / ratio < 2)}",
+            flush=True,
+        )
+
+
+def _verdict(met: bool) -> str:
+    return "met" if met else "MISSED"
+
+
+if __name__ == "__main__":
+    import sys
+
+    main(sys.argv[1:])

@@ -1,0 +1,43 @@
+"""Research environments: every sansu game behind the APIs researchers already use.
+
+* :func:`pettingzoo_env` — a PettingZoo ``AECEnv`` for every game and option;
+* :func:`gym_env` — a Gymnasium ``Env``: one agent against a sansu computer level;
+* :class:`VectorEnv` — batches of Ultimate Tic-Tac-Toe, Sansumoku or 35 stepped
+  in compiled code;
+* ``import sansu.envs.openspiel`` registers the five games with OpenSpiel.
+
+One encoding of actions serves them all (:mod:`sansu.envs.encoding`). The
+PettingZoo, Gymnasium and OpenSpiel parts need the ``envs`` extra
+(``pip install sansu[envs]``); importing this package does not.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+__all__ = ["VectorEnv", "gym_env", "pettingzoo_env"]
+
+
+def pettingzoo_env(game_id: str, **options: Any) -> Any:
+    """A PettingZoo ``AECEnv`` of ``game_id`` with ``options`` (see :mod:`sansu.envs.aec`)."""
+    from sansu.envs.aec import env
+
+    return env(game_id, **options)
+
+
+def gym_env(game_id: str, opponent: str = "medium", **options: Any) -> Any:
+    """A Gymnasium ``Env``: player 0 against the computer at level ``opponent``.
+
+    See :class:`sansu.envs.single.SingleAgentEnv` for the other arguments.
+    """
+    from sansu.envs.single import SingleAgentEnv
+
+    return SingleAgentEnv(game_id, opponent=opponent, **options)
+
+
+def __getattr__(name: str) -> Any:
+    if name == "VectorEnv":
+        from sansu.envs.vector import VectorEnv
+
+        return VectorEnv
+    raise AttributeError(f"module 'sansu.envs' has no attribute {name!r}")

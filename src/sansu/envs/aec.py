@@ -1,0 +1,161 @@
+"""PettingZoo: every sansu game as an ``AECEnv``.
+
+Agents are ``player_0`` … ``player_{n-1}`` in the game's own numbering, and
+the agent to act is always the game's player to move (a Sumodoku claimant or
+a Sudoku Challenge player with several entries acts several times in a
+row). Each observation is ``{"observation": array, "action_mask": int8
+array}``; the mask is all zeros for agents not to move. Rewards come at the
+end (:func:`sansu.envs.encoding.returns`); ``infos`` carry the scores of
+games that keep them and, at the end, the result's reason.
+
+:func:`env` behaves as PettingZoo's classic games do behind their wrappers:
+an illegal action ends the game with −1 to the player who chose it (and a
+warning), and the calls must come in order. An action that is no action
+number at all (out of range, not an integer) raises ``ValueError`` and
+changes nothing. Illegal actions are judged here rather than by PettingZoo's
+wrapper, whose attribute look-ups would cost more than the game.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+from pettingzoo.utils.env_logger import EnvLogger
+
+from sansu.core.protocol import State
+from sansu.core.registry import load_game
+from sansu.envs.encoding import encoding_for, returns
+
+
+def env(game_id: str, render_mode: str | None = None, **options: Any) -> AECEnv:
+    """The wrapped environment of ``game_id`` with ``options`` (``ValueError`` for bad ones)."""
+    return wrappers.OrderEnforcingWrapper(SansuEnv(game_id, render_mode=render_mode, **options))
+
+
+class SansuEnv(AECEnv):
+    """The raw environment: the engine, its encoding and PettingZoo's bookkeeping."""
+
+    metadata: ClassVar[dict[str, Any]] = {
+        "render_modes": ["ansi"],
+        "name": "sansu_v1",
+        "is_parallelizable": False,
+    }
+
+    def __init__(self, game_id: str, render_mode: str | None = None, **options: Any) -> None:
+        super().__init__()
+        if render_mode not in (None, "ansi"):
+            raise ValueError(f"render_mode must be None or 'ansi', not {render_mode!r}")
+        self.game = load_game(game_id, **options)
+        self.encoding = encoding_for(self.game)
+        self.render_mode = render_mode
+        self.metadata = {**self.metadata, "name": f"sansu_{self.game.id}_v1"}
+        self.possible_agents = [f"player_{i}" for i in range(self.game.num_players)]
+        enc = self.encoding
+        obs_space = spaces.Dict(
+            {
+                "observation": spaces.Box(
+                    0, enc.observation_high, enc.observation_shape, dtype=enc.observation_dtype
+                ),
+                "action_mask": spaces.Box(0, 1, (enc.num_actions,), dtype=np.int8),
+            }
+        )
+        self.observation_spaces = {a: obs_space for a in self.possible_agents}
+        self.action_spaces = {a: spaces.Discrete(enc.num_actions) for a in self.possible_agents}
+        self.state: State = self.game.initial_state()
+
+    def observation_space(self, agent: str) -> spaces.Space:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space:
+        return self.action_spaces[agent]
+
+    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        """Start again; ``seed`` seeds the action spaces (the options set the game)."""
+        if seed is not None:
+            for i, agent in enumerate(self.possible_agents):
+                self.action_spaces[agent].seed(seed + i)
+        self.state = self.game.initial_state()
+        self.agents = self.possible_agents[:]
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos = {a: {} for a in self.agents}
+        self._set_infos()
+        self.agent_selection = self.possible_agents[self.state.to_move or 0]
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        mask = np.zeros(self.encoding.num_actions, dtype=np.int8)
+        to_move = self.state.to_move
+        if to_move is not None and agent == self.possible_agents[to_move]:
+            mask = self.encoding.mask(self.state)
+        return {"observation": self.encoding.observation(self.state), "action_mask": mask}
+
+    def step(self, action: int | None) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        if not (
+            isinstance(action, (int, np.integer))
+            and not isinstance(action, bool)
+            and 0 <= action < self.encoding.num_actions
+        ):
+            raise ValueError(f"action {action!r} is not in {self.action_spaces[agent]}")
+        state = self.state
+        try:
+            state = state.play(self.encoding.move_of(state, int(action)))  # type: ignore[arg-type]
+        except ValueError as error:  # IllegalMove: the game ends against the mover
+            EnvLogger.warn_on_illegal_move()
+            self.rewards = dict.fromkeys(self.agents, 0.0)
+            self.rewards[agent] = -1.0
+            self.terminations = dict.fromkeys(self.agents, True)
+            self._cumulative_rewards[agent] = 0.0
+            self._accumulate_rewards()
+            self.infos[agent] = {**self.infos[agent], "illegal": str(error)}
+            return
+        self.state = state
+        self._cumulative_rewards[agent] = 0.0
+        if state.result is not None:
+            final = returns(state)
+            for i, name in enumerate(self.agents):
+                self.rewards[name] = final[i]
+                self.terminations[name] = True
+            self._accumulate_rewards()
+            self._set_infos()
+            self.agent_selection = self.agents[0]
+        else:
+            self._clear_rewards()
+            self._set_infos()
+            self.agent_selection = self.possible_agents[state.to_move]  # type: ignore[index]
+        if self.render_mode == "ansi":
+            print(self.render())
+
+    def _set_infos(self) -> None:
+        state: Any = self.state
+        info: dict[str, Any] = {}
+        scores = getattr(state, "scores", None)
+        if callable(scores):  # 35 counts the squares of each colour
+            scores = scores()
+        if scores is not None:
+            info["scores"] = list(scores)
+        if state.result is not None:
+            info["reason"] = state.result.reason
+            info["winners"] = list(state.result.winners)
+        if not info and not any(self.infos.values()):
+            return  # nothing to say, as before: keep the agents' empty dicts
+        self.infos = {a: dict(info) for a in self.agents}
+
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            return None
+        from sansu.render import render
+
+        return render(self.state)
+
+    def close(self) -> None:
+        pass

@@ -1,0 +1,105 @@
+"""PettingZoo's own contract tests on every game, with several option sets."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from pettingzoo.test import api_test, seed_test
+
+from sansu.envs import pettingzoo_env
+
+PUZZLE = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79"
+CASES = [
+    ("uttt", {}),
+    ("sansumoku", {}),
+    ("thirtyfive", {}),
+    ("thirtyfive", {"rows": 3, "cols": 5}),
+    ("sumodoku", {}),
+    ("sumodoku", {"any_colour": True, "diagonals": True}),
+    ("sumodoku", {"honour": True, "seed": 3}),
+    ("challenge", {"puzzle": PUZZLE}),
+    ("challenge", {"puzzle": PUZZLE, "players": 4, "teams": True, "sequence": "express"}),
+    ("challenge", {"puzzle": PUZZLE, "players": 3, "turn_seconds": 60}),
+]
+IDS = [f"{g}-{'-'.join(f'{k}={v}' for k, v in o.items() if k != 'puzzle')}" for g, o in CASES]
+
+
+@pytest.mark.parametrize(("game_id", "options"), CASES, ids=IDS)
+def test_api(game_id, options):
+    api_test(pettingzoo_env(game_id, **options), num_cycles=60)
+
+
+@pytest.mark.parametrize(("game_id", "options"), CASES, ids=IDS)
+def test_seed(game_id, options):
+    seed_test(lambda: pettingzoo_env(game_id, **options), num_cycles=30)
+
+
+def play_out(env, seed=0):
+    """Masked random play to the end; the final rewards and infos by agent."""
+    rng = np.random.default_rng(seed)
+    env.reset(seed=seed)
+    total = dict.fromkeys(env.possible_agents, 0.0)
+    infos = {}
+    for agent in env.agent_iter():
+        obs, reward, termination, truncation, info = env.last()
+        total[agent] += reward
+        if termination or truncation:
+            infos[agent] = info
+            env.step(None)
+            continue
+        env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    return total, infos
+
+
+@pytest.mark.parametrize(
+    ("game_id", "options"),
+    [("uttt", {}), ("sansumoku", {}), ("thirtyfive", {"rows": 4}), ("sumodoku", {"honour": True})],
+)
+def test_a_game_played_to_the_end_pays_plus_and_minus_one_or_nothing(game_id, options):
+    total, infos = play_out(pettingzoo_env(game_id, **options))
+    assert sorted(total.values()) in ([-1.0, 1.0], [0.0, 0.0])
+    assert infos["player_0"]["reason"]
+
+
+def test_challenge_rewards_follow_the_ranks_and_the_solution_stays_hidden():
+    env = pettingzoo_env("challenge", puzzle=PUZZLE, players=3)
+    env.reset()
+    obs = env.observe("player_0")["observation"]
+    solution = env.unwrapped.state.hidden_json()["solution"]
+    blanks = [c for c in range(81) if PUZZLE[c] == "."]
+    # The blanks of the puzzle observe as empty, whatever the solution holds there.
+    assert all(obs[c] == 0 for c in blanks) and any(solution[c] != "0" for c in blanks)
+    total, infos = play_out(env, seed=4)
+    scores = infos["player_0"]["scores"]
+    for p in range(3):
+        better = sum(s > scores[p] for s in scores)
+        worse = sum(s < scores[p] for s in scores)
+        assert total[f"player_{p}"] == (worse - better) / 2
+
+
+def test_an_illegal_action_ends_the_game_against_its_player():
+    env = pettingzoo_env("uttt")
+    env.reset()
+    env.step(40)  # r5c5 sends O to the centre
+    env.step(0)  # r1c1 is outside it
+    assert env.rewards["player_1"] == -1
+    assert all(env.terminations.values())
+
+
+@pytest.mark.parametrize("action", [81, -1, 2.0, True, "r1c1"])
+def test_an_action_that_is_no_action_number_is_refused_and_changes_nothing(action):
+    env = pettingzoo_env("uttt")
+    env.reset()
+    env.step(40)
+    with pytest.raises(ValueError, match="not in Discrete"):
+        env.step(action)
+    assert env.agent_selection == "player_1" and not any(env.terminations.values())
+    env.step(30)  # r4c4, in the centre section
+    assert env.observe("player_0")["observation"][0, 30] == 2
+
+
+def test_bad_options_are_refused():
+    with pytest.raises(ValueError, match="rows"):
+        pettingzoo_env("thirtyfive", rows=20)
+    with pytest.raises(ValueError, match="unknown game"):
+        pettingzoo_env("chess")
