@@ -106,6 +106,8 @@ KEEP, CONFIGS, FORCED, RIVALS = _segment_tables()
 EXPAND, COLUMNS, ROW_BOXES, ALONE, PEER_WORDS, DE_BRUIJN = _word_tables()
 PERMUTATION_SEGMENTS = np.array(PERMUTATIONS, dtype=np.int64)
 CONFIG_COUNT = np.array([bin(m).count("1") for m in range(64)], dtype=np.int64)
+SOLVED = 27
+"""Where a state's three words of placed cells (one per band) follow the 27 digit-band words."""
 CHOICE = 36
 SCRATCH = 38
 """Work space of :func:`propagate`: 9 patterns, 27 column sets, the branch and its options."""
@@ -136,7 +138,7 @@ def keep_segments(words, d, chute, kept):
 
 
 @njit(cache=True, error_model="numpy")
-def place(words, solved, cell, digit):
+def place(words, cell, digit):
     """Put ``digit`` (0-8) on ``cell``; the digits whose words changed, or -1."""
     band = cell // 27
     pos = cell % 27
@@ -151,7 +153,7 @@ def place(words, solved, cell, digit):
     for b in range(3):
         words[3 * digit + b] &= ~PEER_WORDS[cell, b]
     words[3 * digit + band] |= bit
-    solved[band] |= bit
+    words[SOLVED + band] |= bit
     return changed
 
 
@@ -162,21 +164,15 @@ def _in_band(f):
 
 
 @njit(cache=True, error_model="numpy")
-def _settle_digit(words, solved, d):
+def _settle_digit(words, d):
     """Shrink digit ``d``'s words to their fixpoint and place its hidden singles.
 
     Returns the digits whose words the placements changed, or -1 on a contradiction.
     """
-    g0 = words[3 * d]
-    g1 = words[3 * d + 1]
-    g2 = words[3 * d + 2]
-    while True:  # the two shrinks feed each other: repeat until neither changes
-        f0 = g0
-        f1 = g1
-        f2 = g2
-        g0 = _in_band(f0)
-        g1 = _in_band(f1)
-        g2 = _in_band(f2)
+    g0 = _in_band(words[3 * d])
+    g1 = _in_band(words[3 * d + 1])
+    g2 = _in_band(words[3 * d + 2])
+    while True:  # the two shrinks feed each other; each alone is idempotent
         c0 = (g0 | g0 >> 9 | g0 >> 18) & ROW
         c1 = (g1 | g1 >> 9 | g1 >> 18) & ROW
         c2 = (g2 | g2 >> 9 | g2 >> 18) & ROW
@@ -188,13 +184,17 @@ def _settle_digit(words, solved, d):
             a0 |= (k & 7) << s
             a1 |= (k >> 3 & 7) << s
             a2 |= (k >> 6) << s
-        g0 &= COLUMNS[a0]
-        g1 &= COLUMNS[a1]
-        g2 &= COLUMNS[a2]
-        if g0 == 0 or g1 == 0 or g2 == 0:
+        f0 = g0 & COLUMNS[a0]
+        f1 = g1 & COLUMNS[a1]
+        f2 = g2 & COLUMNS[a2]
+        if f0 == 0 or f1 == 0 or f2 == 0:
             return -1
-        if g0 == f0 and g1 == f1 and g2 == f2:
+        if f0 == g0 and f1 == g1 and f2 == g2:
             break
+        # Only a band the columns shrank can lose more to its own rows and boxes.
+        g0 = _in_band(f0) if f0 != g0 else f0
+        g1 = _in_band(f1) if f1 != g1 else f1
+        g2 = _in_band(f2) if f2 != g2 else f2
     words[3 * d] = g0
     words[3 * d + 1] = g1
     words[3 * d + 2] = g2
@@ -230,13 +230,13 @@ def _settle_digit(words, solved, d):
         h2 |= m if m & (m - 1) == 0 else 0
     changed = 0
     for b in range(3):
-        m = (h0 if b == 0 else h1 if b == 1 else h2) & ~solved[b]
+        m = (h0 if b == 0 else h1 if b == 1 else h2) & ~words[SOLVED + b]
         while m:
             low = m & -m
             m ^= low
-            if solved[b] & low:  # placed meanwhile by this digit's own earlier single
+            if words[SOLVED + b] & low:  # placed meanwhile by this digit's own earlier single
                 continue
-            ch = place(words, solved, 27 * b + bit_index(low), d)
+            ch = place(words, 27 * b + bit_index(low), d)
             if ch < 0:
                 return -1
             changed |= ch
@@ -354,7 +354,7 @@ def _triads(words, pattern):
 
 
 @njit(cache=True, error_model="numpy")
-def propagate(words, solved, dirty, scratch):
+def propagate(words, dirty, scratch):
     """Apply every consequence of the last changes; False on a contradiction.
 
     ``dirty`` flags the digits whose words changed since they were last
@@ -370,7 +370,7 @@ def propagate(words, solved, dirty, scratch):
             low = todo & -todo
             todo ^= low
             dirty &= ~low
-            changed = _settle_digit(words, solved, bit_index(low))
+            changed = _settle_digit(words, bit_index(low))
             if changed < 0:
                 return False
             dirty |= changed
@@ -383,13 +383,13 @@ def propagate(words, solved, dirty, scratch):
                 one |= x
             if one != FULL:
                 return False
-            naked = one & ~two & ~solved[b]
+            naked = one & ~two & ~words[SOLVED + b]
             while naked:
                 low = naked & -naked
                 naked ^= low
                 for d in range(9):
                     if words[3 * d + b] & low:
-                        changed = place(words, solved, 27 * b + bit_index(low), d)
+                        changed = place(words, 27 * b + bit_index(low), d)
                         if changed < 0:
                             return False
                         dirty |= changed
@@ -427,12 +427,10 @@ def _search(givens, limit, out, stack, branch, left, scratch):
     state = stack[0]
     state[:27] = FULL
     state[27:] = 0
-    words = state[:27]
-    solved = state[27:]
     for c in range(SIZE):
-        if givens[c] and place(words, solved, c, np.int64(givens[c]) - 1) < 0:
+        if givens[c] and place(state, c, np.int64(givens[c]) - 1) < 0:
             return 0
-    if not propagate(words, solved, ALL_DIGITS, scratch):
+    if not propagate(state, ALL_DIGITS, scratch):
         return 0
 
     count = 0
@@ -465,7 +463,7 @@ def _search(givens, limit, out, stack, branch, left, scratch):
             what = branch[level]
             d = what & 15
             keep_segments(state, d, what >> 4, PERMUTATION_SEGMENTS[bit_index(low)])
-            if propagate(state[:27], state[27:], 1 << d, scratch):
+            if propagate(state, 1 << d, scratch):
                 depth = level + 1
                 break
 
