@@ -137,7 +137,7 @@ def keep_segments(words, d, chute, kept):
             words[3 * d + b] &= ~stack | COLUMNS[(kept >> 3 * b & 7) << sh]
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def place(words, cell, digit):
     """Put ``digit`` (0-8) on ``cell``; the digits whose words changed, or -1."""
     band = cell // 27
@@ -163,7 +163,7 @@ def _in_band(f):
     return f & EXPAND[KEEP[segments(f)]]
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def _settle_digit(words, d):
     """Shrink digit ``d``'s words to their fixpoint and place its hidden singles.
 
