@@ -35,19 +35,24 @@ LOWEST_FIRST = np.zeros((0, 9), dtype=np.int8)
 UNLIMITED = 2**62
 _FIRST_BUDGET = 1000
 _RESTART_SEED = 1
-_DOT, _ZERO = np.uint8(ord(".")), np.uint8(ord("0"))
+_BLANK_TO_ZERO = bytes.maketrans(b".", b"0")
 
 
 def _givens(grid: str | Sequence[int]) -> np.ndarray:
     """``grid`` as int8[81] for the kernels; :func:`as_grid` explains any bad input."""
     if isinstance(grid, str):
-        raw = np.frombuffer(grid.strip().encode("latin-1", "replace"), dtype=np.uint8)
-        if raw.shape == (SIZE,):
-            digits = np.where(raw == _DOT, _ZERO, raw) - _ZERO
-            if digits.max() <= 9:
-                return digits.astype(np.int8)
-    elif isinstance(grid, tuple | list | np.ndarray):
-        values = np.asarray(grid)
+        raw = grid.strip().encode("latin-1", "replace").translate(_BLANK_TO_ZERO)
+        if len(raw) == SIZE and raw.isdigit():
+            return np.frombuffer(raw, dtype=np.int8) - np.int8(48)
+    elif isinstance(grid, tuple | list):
+        try:
+            raw = bytearray(grid)  # fast, and refuses anything outside 0-255
+        except (TypeError, ValueError):
+            raw = bytearray()
+        if len(raw) == SIZE and max(raw) <= 9:
+            return np.frombuffer(raw, dtype=np.int8)
+    elif isinstance(grid, np.ndarray):
+        values = grid
         in_range = values.shape == (SIZE,) and values.dtype.kind in "iu"
         if in_range and values.astype(np.uint64).max() <= 9:
             return values.astype(np.int8)
@@ -144,11 +149,9 @@ def _givens_many(grids: Iterable[str | Sequence[int]] | np.ndarray) -> np.ndarra
     rows = list(grids)
     if rows and all(isinstance(g, str) for g in rows):
         lines = [g.strip() for g in rows]
-        if all(len(line) == SIZE for line in lines):
-            raw = np.frombuffer("".join(lines).encode("latin-1", "replace"), dtype=np.uint8)
-            digits = np.where(raw == _DOT, _ZERO, raw) - _ZERO
-            if raw.size == SIZE * len(lines) and digits.max() <= 9:
-                return digits.astype(np.int8).reshape(len(lines), SIZE)
+        raw = "".join(lines).encode("latin-1", "replace").translate(_BLANK_TO_ZERO)
+        if all(len(line) == SIZE for line in lines) and raw.isdigit():
+            return (np.frombuffer(raw, dtype=np.int8) - np.int8(48)).reshape(len(lines), SIZE)
     out = np.empty((len(rows), SIZE), dtype=np.int8)
     for i, grid in enumerate(rows):
         try:
