@@ -10,7 +10,10 @@ leaves out the start of the process). Then puzzles generated per second:
 plain (unique, symmetric) and at the easy and expert levels, ours against
 QQwing's generator at the level of the same name (the two rate puzzles each
 their own way). Every line gives puzzles per second as the median, mean and
-worst of the rounds, and ours / QQwing as the median of the per-round ratios.
+worst of the rounds (a round of ours repeats the set for at least 0.2 s),
+and ours / QQwing as the median of the per-round ratios. The search's
+work per puzzle (configurations tried) is printed too: unlike the rates it
+does not depend on the machine or its load.
 
 tdoku, the fastest public solver (C++ with SIMD), is not run here: its
 figures measured on this machine kind are printed as the published anchor.
@@ -32,7 +35,18 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from sansu.sudoku import count_many, count_solutions, generate, solve, solve_many
+import numpy as np
+
+from sansu.sudoku import (
+    CLASSIC,
+    count_many,
+    count_solutions,
+    generate,
+    parse_grid,
+    solve,
+    solve_many,
+)
+from sansu.sudoku.solver import run_many
 
 DATA = Path(__file__).resolve().parent / "data" / "sudoku"
 TDOKU_ANCHOR = {
@@ -67,11 +81,20 @@ def qqwing(arguments: list[str], stdin: str = "") -> float:
     return count / max(seconds, 1e-9)
 
 
-def timed_rate(func: Callable[[], int]) -> float:
-    """Puzzles per second of one call of ``func``, which returns how many it did."""
+def timed_rate(func: Callable[[], int], at_least: float = 0.2) -> float:
+    """Puzzles per second of ``func`` (which returns how many it did), called for ``at_least`` s."""
+    done = 0
     start = time.perf_counter()
-    done = func()
-    return done / (time.perf_counter() - start)
+    while (elapsed := time.perf_counter() - start) < at_least or done == 0:
+        done += func()
+    return done / elapsed
+
+
+def tries_per_puzzle(puzzles: list[str], limit: int) -> float:
+    """The configurations the classic search tries per puzzle: the same on every machine."""
+    tries = np.zeros(len(puzzles), dtype=np.int64)
+    run_many(np.array([parse_grid(p) for p in puzzles], dtype=np.int8), CLASSIC, limit, tries)
+    return float(tries.mean())
 
 
 class Line:
@@ -180,11 +203,14 @@ def main(argv: list[str] | None = None) -> int:
     if args.sets:
         paths = [p for p in paths if p.stem in args.sets]
     lines: list[Line] = []
+    work: dict[str, float] = {}
     for path in paths:
         puzzles = load(path)
         solve_many(puzzles)  # warm-up: compiles the kernels on a first run
         count_many(puzzles)
         lines += solver_lines(path.stem, puzzles, with_qqwing)
+        work[f"{path.stem} solve"] = tries_per_puzzle(puzzles, 1)
+        work[f"{path.stem} count-2"] = tries_per_puzzle(puzzles, 2)
     if not args.no_generate:
         generate(10**6, difficulty="easy")
         lines += generator_lines(args.seconds, with_qqwing)
@@ -194,13 +220,15 @@ def main(argv: list[str] | None = None) -> int:
 
     results = {line.label: line.figures() for line in lines}
     if args.json:
-        print(json.dumps({"lines": results, "tdoku_anchor": TDOKU_ANCHOR}))
+        print(json.dumps({"lines": results, "tries": work, "tdoku_anchor": TDOKU_ANCHOR}))
     else:
-        print(report(results, args.rounds, with_qqwing))
+        print(report(results, work, args.rounds, with_qqwing))
     return 0 if with_qqwing else 1
 
 
-def report(results: dict[str, dict[str, dict[str, float]]], rounds: int, qq: bool) -> str:
+def report(
+    results: dict[str, dict[str, dict[str, float]]], work: dict[str, float], rounds: int, qq: bool
+) -> str:
     out = [
         f"Sudoku toolkit vs QQwing, puzzles/s, {rounds} alternating rounds (single core):",
         f"{'line':<24} {'who':<14} {'median':>10} {'mean':>10} {'worst':>10} {'vs QQwing':>10}",
@@ -212,6 +240,9 @@ def report(results: dict[str, dict[str, dict[str, float]]], rounds: int, qq: boo
                 f"{label:<24} {who:<14} {e['median']:10.1f} {e['mean']:10.1f}"
                 f" {e['worst']:10.1f} {ratio:>10}"
             )
+    out.append("configurations tried per puzzle by the classic search (the same on any machine):")
+    for label, tries in work.items():
+        out.append(f"  {label:<24} {tries:10.1f}")
     if not qq:
         out.append("QQwing is not installed (scripts/bench installs it): no reference this run.")
     out.append("tdoku, published anchor on this machine kind (not run here):")

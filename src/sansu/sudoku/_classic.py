@@ -109,8 +109,9 @@ CONFIG_COUNT = np.array([bin(m).count("1") for m in range(64)], dtype=np.int64)
 SOLVED = 27
 """Where a state's three words of placed cells (one per band) follow the 27 digit-band words."""
 CHOICE = 36
-SCRATCH = 38
-"""Work space of :func:`propagate`: 9 patterns, 27 column sets, the branch and its options."""
+TRIES = 38
+SCRATCH = 39
+"""Work space: 9 patterns, 27 column sets, the next branch and its options, the tries so far."""
 
 
 @njit(cache=True, error_model="numpy")
@@ -458,6 +459,7 @@ def _search(givens, limit, out, stack, branch, left, scratch):
                 continue
             low = options & -options
             left[level] = options ^ low
+            scratch[TRIES] += 1
             state = stack[level + 1]
             state[:] = stack[level]
             what = branch[level]
@@ -489,12 +491,16 @@ def search(givens, limit, out):
 
 
 @njit(cache=True, error_model="numpy")
-def search_many(givens, limit, out, counts):
+def search_many(givens, limit, out, counts, tries):
     """:func:`search` for each row of ``givens`` (int8[n, 81]), one work space for all.
 
     ``counts[i]`` gets row ``i``'s count, ``out[i]`` its first solution (rows
-    without a solution are left as they were).
+    without a solution are left as they were), ``tries[i]`` how many
+    configurations the search tried: a measure of its work that no clock
+    or load changes.
     """
     stack, branch, left, scratch = _work_space()
     for i in range(givens.shape[0]):
+        scratch[TRIES] = 0
         counts[i] = _search(givens[i], limit, out[i], stack, branch, left, scratch)
+        tries[i] = scratch[TRIES]

@@ -162,18 +162,21 @@ def _givens_many(grids: Iterable[str | Sequence[int]] | np.ndarray) -> np.ndarra
 
 
 def run_many(
-    givens: np.ndarray, constraints: Constraints, limit: int
+    givens: np.ndarray, constraints: Constraints, limit: int, tries: np.ndarray | None = None
 ) -> tuple[np.ndarray, np.ndarray]:
     """``(counts up to limit, first solutions)`` for int8[n, 81] ``givens``.
 
-    Classic batches run in one compiled call on one work space; variant
-    batches go grid by grid through :func:`search`. A row without a
+    Classic batches run in one compiled call on one work space (and fill
+    ``tries``, int64[n], when given: the configurations each search tried);
+    variant batches go grid by grid through :func:`search`. A row without a
     solution keeps zeros in the solutions.
     """
     solutions = np.zeros(givens.shape, dtype=np.int8)
     counts = np.zeros(givens.shape[0], dtype=np.int64)
     if constraints.is_classic:
-        _classic.search_many(givens, limit, solutions, counts)
+        if tries is None:
+            tries = np.empty(givens.shape[0], dtype=np.int64)
+        _classic.search_many(givens, limit, solutions, counts, tries)
     else:
         for i in range(givens.shape[0]):
             counts[i], solutions[i] = search(givens[i], constraints, limit)
