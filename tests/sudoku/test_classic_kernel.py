@@ -10,7 +10,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sansu.sudoku import CLASSIC, count_many, random_solution, solve_many
+from sansu.sudoku import CLASSIC, count_many, parse_grid, random_solution, solve_many
 from sansu.sudoku._classic import CONFIGS, FORCED, KEEP, PERMUTATIONS, RIVALS
 from sansu.sudoku.grid import extends
 from sansu.sudoku.solver import run, run_many
@@ -75,6 +75,20 @@ def test_batches_answer_like_single_calls():
     solved = solve_many(grids)
     for (count, solution), answer in zip(singles, solved, strict=True):
         assert answer == (tuple(solution.tolist()) if count else None)
+
+
+def test_tries_count_the_search_work():
+    easy = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79"
+    hard = ".......12........3..23..4....18....5.6..7.8.......9.....85.....9...4.5..47...6..."
+    grids = np.array([parse_grid(easy), parse_grid(hard), [0] * 81], dtype=np.int8)
+    tries = np.full(3, -1, dtype=np.int64)
+    counts, _ = run_many(grids, CLASSIC, 2, tries)
+    assert counts.tolist() == [1, 1, 2]
+    assert tries[0] == 0  # propagation alone solves it
+    assert tries[1] > 0 and tries[2] > 0
+    again = np.zeros(3, dtype=np.int64)
+    run_many(grids[::-1].copy(), CLASSIC, 2, again)
+    assert again[::-1].tolist() == tries.tolist()  # per grid, whatever came before
 
 
 def test_segment_tables_follow_from_the_permutations():
