@@ -18,8 +18,8 @@ On the hard benchmark puzzles that rule saves about a third of the branches.
 
 After propagation the search branches on a digit's configuration in a
 chute (a band of three rows or a stack of three columns), not on a cell:
-it takes the chute whose digits have the fewest configurations left in
-all, and in it the undecided digit with the fewest. One configuration
+it takes the chute whose undecided digits have the fewest configurations
+left in all, and in it the undecided digit with the fewest. One configuration
 decides the digit's row (or column) in all three boxes of the chute at
 once, so a branch settles more than a cell guess would, and the triad rule
 makes the most of it. When every digit has a single configuration in every
@@ -296,9 +296,9 @@ def _triads(words, pattern):
     """The triad rule in every band and stack: -1 on a contradiction, else the changed digits.
 
     ``pattern`` is int64[SCRATCH] work space. When nothing changes, the
-    patterns just read also give the branch to take next (see
-    :mod:`sansu.sudoku._classic`): the chute whose digits have the fewest
-    configurations in all, and in it the undecided digit with the fewest.
+    patterns just read also give the branch to take next: the chute whose
+    undecided digits have the fewest configurations in all, and in it the
+    undecided digit with the fewest.
     ``pattern[CHOICE]`` gets ``16 * chute + digit`` (-1 when every digit
     has one configuration left everywhere), ``pattern[CHOICE + 1]`` that
     digit's configurations. Stacks read column sets taken before the bands'
@@ -331,10 +331,11 @@ def _triads(words, pattern):
             low_d = -1
             for d in range(9):
                 n = CONFIG_COUNT[CONFIGS[pattern[d]]]
-                total += n
-                if 1 < n < low_n:
-                    low_n = n
-                    low_d = d
+                if n > 1:  # decided digits do not count
+                    total += n
+                    if n < low_n:
+                        low_n = n
+                        low_d = d
             if low_d >= 0 and (total < best_total or (total == best_total and low_n < best_n)):
                 best_total = total
                 best_n = low_n
