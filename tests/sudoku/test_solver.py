@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 from sansu.sudoku import (
     CLASSIC,
     Constraints,
+    count_many,
     count_solutions,
     format_grid,
     is_solvable,
@@ -18,6 +19,7 @@ from sansu.sudoku import (
     random_parity_layout,
     random_solution,
     solve,
+    solve_many,
 )
 from sansu.sudoku.grid import extends
 from sansu.sudoku.solver import run
@@ -41,7 +43,7 @@ RULE_FIELDS = ("diagonals", "parity", "consecutive", "strict_consecutive")
 
 def data_set(name: str) -> list[str]:
     lines = (DATA / name).read_text().splitlines()
-    return [line.strip() for line in lines if line.strip()]
+    return [line.strip() for line in lines if line.strip() and not line.startswith("#")]
 
 
 @pytest.mark.parametrize(("puzzle", "solution"), KNOWN)
@@ -195,3 +197,56 @@ def test_variant_counts_match_the_reference():
         givens = [d if rng.random() < 0.45 else 0 for d in solution]
         reference = Rules(rules.diagonals, parity, marks, rules.strict_consecutive)
         assert count_solutions(givens, rules, limit=3) == reference.count(givens, limit=3)
+
+
+def test_the_benchmark_mix_is_unique_and_both_kernels_agree():
+    puzzles = data_set("mix1000.txt")
+    assert len(puzzles) == 1000
+    assert count_many(puzzles, limit=3) == [1] * 1000
+    for puzzle, solution in zip(puzzles, solve_many(puzzles), strict=True):
+        givens = parse_grid(puzzle)
+        assert solution is not None and CLASSIC.is_satisfied_by(solution)
+        assert extends(solution, givens)
+    for puzzle in puzzles[::25]:
+        count, _ = run(np.array(parse_grid(puzzle), dtype=np.int8), CLASSIC, 3, general=True)
+        assert count == 1
+
+
+def test_batches_take_every_form_and_name_a_bad_grid():
+    puzzle, solution = KNOWN[0]
+    grid = parse_grid(puzzle)
+    clash = "11" + "." * 79
+    expected = [1, 1, 0, 2]
+    forms = [
+        [puzzle, puzzle.replace(".", "0") + "  ", clash, "." * 81],
+        [grid, list(grid), [1, 1] + [0] * 79, [0] * 81],
+        np.array([grid, grid, [1, 1] + [0] * 79, [0] * 81], dtype=np.int64),
+        (g for g in [puzzle, grid, clash, "." * 81]),
+    ]
+    for form in forms:
+        assert count_many(form) == expected
+    assert [format_grid(s) if s else None for s in solve_many([puzzle, clash])] == [solution, None]
+    assert count_many([]) == [] and solve_many(np.zeros((0, 81), dtype=np.int8)) == []
+    with pytest.raises(ValueError, match=r"grid 2: .*position 3"):
+        count_many([puzzle, "..x" + "." * 78])
+    with pytest.raises(ValueError, match="grid 1: a grid has 81 cells"):
+        solve_many([[0] * 80])
+    with pytest.raises(ValueError, match=r"grid 2: .* not a digit"):
+        count_many(np.array([[0] * 81, [10] + [0] * 80]))
+    with pytest.raises(ValueError, match="limit"):
+        count_many([puzzle], limit=0)
+    with pytest.raises(TypeError, match="collection of grids"):
+        count_many(puzzle)
+    with pytest.raises(TypeError):
+        solve_many([puzzle], "diagonals")
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(positions(), min_size=1, max_size=4))
+def test_batches_with_variants_answer_like_single_calls(cases):
+    for rules, _, givens, _ in cases:
+        batch = [givens, [0] * 81, givens]
+        assert count_many(batch, rules, limit=3) == [
+            count_solutions(g, rules, limit=3) for g in batch
+        ]
+        assert solve_many(batch, rules) == [solve(g, rules) for g in batch]

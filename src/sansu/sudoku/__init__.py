@@ -22,7 +22,14 @@ from sansu.sudoku.generator import (
     random_solution,
 )
 from sansu.sudoku.grid import Grid, as_grid, format_grid, parse_grid, pretty_grid
-from sansu.sudoku.solver import count_solutions, has_unique_solution, is_solvable, solve
+from sansu.sudoku.solver import (
+    count_many,
+    count_solutions,
+    has_unique_solution,
+    is_solvable,
+    solve,
+    solve_many,
+)
 
 __all__ = [
     "CLASSIC",
@@ -30,6 +37,7 @@ __all__ = [
     "Grid",
     "Puzzle",
     "as_grid",
+    "count_many",
     "count_solutions",
     "format_consecutive",
     "format_grid",
@@ -43,4 +51,5 @@ __all__ = [
     "random_parity_layout",
     "random_solution",
     "solve",
+    "solve_many",
 ]
