@@ -21,7 +21,18 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Final
 
-from sansu.sudoku.logic import chains, fish, intersections, rectangles, singles, subsets, wings
+from sansu.sudoku.logic import (
+    als,
+    chains,
+    fish,
+    forcing,
+    intersections,
+    rectangles,
+    singles,
+    subsets,
+    wings,
+    xychain,
+)
 from sansu.sudoku.logic.board import Board, Contradiction
 from sansu.sudoku.logic.step import Step
 
@@ -84,11 +95,17 @@ LADDER: Final = (
     Rung("w-wing", 5.5, wings.w_wing),
     Rung("swordfish", 5.6, fish.swordfish),
     Rung("turbot fish", 5.8, chains.turbot_fish),
+    Rung("finned x-wing", 5.9, fish.finned_x_wing),
     Rung("naked quad", 6.0, subsets.naked_quad),
     Rung("simple colouring", 6.2, chains.simple_colouring),
     Rung("jellyfish", 6.4, fish.jellyfish),
+    Rung("finned swordfish", 6.5, fish.finned_swordfish),
     Rung("hidden quad", 6.6, subsets.hidden_quad),
+    Rung("finned jellyfish", 6.8, fish.finned_jellyfish),
     Rung("x-chain", 7.0, chains.x_chain),
+    Rung("xy-chain", 7.2, xychain.xy_chain),
+    Rung("als-xz", 7.5, als.als_xz),
+    Rung("forcing chain", 8.0, forcing.forcing_chain),
 )
 """The techniques in the order a person tries them, easiest first."""
 
