@@ -21,6 +21,9 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Final
 
+import numpy as np
+
+from sansu.sudoku import _rater_kernel as kernel
 from sansu.sudoku.logic import (
     als,
     chains,
@@ -50,6 +53,7 @@ __all__ = [
     "logical_steps",
     "next_step",
     "rate",
+    "rate_up_to",
     "work",
 ]
 
@@ -142,8 +146,8 @@ def level_of(score: float) -> str:
     return next((level for bound, level in BANDS if score < bound), "extreme")
 
 
-def _find(board: Board, uniqueness: bool) -> tuple[Rung, Step] | None:
-    for rung in LADDER:
+def _find(board: Board, uniqueness: bool, start: int = 0) -> tuple[Rung, Step] | None:
+    for rung in LADDER[start:]:
         if rung.uniqueness and not uniqueness:
             continue
         found = rung.find(board)
@@ -202,13 +206,41 @@ def logical_steps(
         yield step
 
 
-def rate(grid: Grid, *, uniqueness: bool = True) -> Rating:
+def rate(grid: Grid, *, uniqueness: bool = True, compiled: bool = True) -> Rating:
     """The difficulty of ``grid`` (81 characters, ``.`` or ``0`` blank, or 81 ints).
 
-    Raises ``ValueError`` for a malformed grid or clashing givens, and
-    :class:`Contradiction` when logic shows the puzzle has no solution.
+    The first rungs run compiled; ``compiled=False`` walks the whole ladder
+    in Python (the reference: the result is the same). Raises ``ValueError``
+    for a malformed grid or clashing givens, and :class:`Contradiction` when
+    logic shows the puzzle has no solution.
     """
     board = Board.from_grid(grid)
+    if compiled:
+        rating = _rate_compiled(board, uniqueness, math.inf)
+        if rating is not None:
+            return rating
+        board = Board.from_grid(grid)  # a contradiction: the reference says where
+    return _rate_reference(board, uniqueness)
+
+
+def rate_up_to(grid: Grid, level: str, *, uniqueness: bool = True) -> Rating | None:
+    """The rating of ``grid`` if its level is ``level`` or easier, else ``None``.
+
+    Stops as soon as the puzzle needs a technique above ``level``, so a
+    generator can reject a candidate without rating it to the end.
+    """
+    if level not in LEVELS:
+        raise ValueError(f"unknown level {level!r} (levels: {', '.join(LEVELS)})")
+    bound = next((b for b, name in BANDS if name == level), math.inf)
+    cap = math.nextafter(bound, -math.inf)
+    board = Board.from_grid(grid)
+    rating = _rate_compiled(board, uniqueness, cap)
+    if rating is None:
+        return _rate_reference(Board.from_grid(grid), uniqueness)  # raises Contradiction
+    return None if rating is _CAPPED else rating
+
+
+def _rate_reference(board: Board, uniqueness: bool) -> Rating:
     counts: dict[str, int] = {}
     hardest: Rung | None = None
     effort = 0.0
@@ -219,10 +251,64 @@ def rate(grid: Grid, *, uniqueness: bool = True) -> Rating:
             hardest = rung
         effort += rung.weight - 1.0
         steps += 1
-    solved = board.solved()
+    return _rating(board.solved(), hardest, effort, counts, steps)
+
+
+def _rating(
+    solved: bool, hardest: Rung | None, effort: float, counts: dict[str, int], steps: int
+) -> Rating:
     base = STUCK if not solved else hardest.weight if hardest else 0.0
     score = round(base + work(effort), 3)
     return Rating(level_of(score), score, counts, solved, steps, hardest.name if hardest else None)
+
+
+_WEIGHTS = np.array([rung.weight for rung in LADDER[: kernel.RUNGS]], dtype=np.float64)
+_KERNEL_NAMES = tuple(
+    "hidden single" if rung.name.startswith("hidden single") else rung.name
+    for rung in LADDER[: kernel.RUNGS]
+)
+_CAPPED: Final = Rating("extreme", STUCK, solved=False)
+"""A sentinel: the rating went above the cap."""
+
+
+def _rate_compiled(board: Board, uniqueness: bool, cap: float) -> Rating | None:
+    """The compiled rungs in a loop, the Python ones when they run out; ``None`` on a
+    contradiction, :data:`_CAPPED` when a rung heavier than ``cap`` is needed."""
+    values = np.array(board.values, dtype=np.int64)
+    cands = np.array(board.cands, dtype=np.int64)
+    uses = np.zeros(kernel.RUNGS, dtype=np.int64)
+    effort, top, solved = 0.0, -1, False
+    counts: dict[str, int] = {}
+    while True:
+        status, effort = kernel.climb(values, cands, _WEIGHTS, uniqueness, cap, uses, effort)
+        if status == kernel.CONTRADICTION:
+            return None
+        if status == kernel.CAPPED:
+            return _CAPPED
+        if status == kernel.SOLVED:
+            solved = True
+            break
+        rest = Board(values.tolist(), cands.tolist())
+        found = _find(rest, uniqueness, kernel.RUNGS)
+        if found is None:
+            if cap < STUCK:
+                return _CAPPED
+            break
+        rung, step = found
+        if rung.weight > cap:
+            return _CAPPED
+        _apply(rest, step)
+        values[:] = rest.values
+        cands[:] = rest.cands
+        counts[step.technique] = counts.get(step.technique, 0) + 1
+        top = max(top, LADDER.index(rung))
+        effort += rung.weight - 1.0
+    for index in np.flatnonzero(uses).tolist():
+        name = _KERNEL_NAMES[index]
+        counts[name] = counts.get(name, 0) + int(uses[index])
+        top = max(top, index)
+    steps = sum(counts.values())
+    return _rating(solved, LADDER[top] if top >= 0 else None, effort, counts, steps)
 
 
 def work(effort: float) -> float:

@@ -96,7 +96,8 @@ def _finned_search(rows: tuple[int, ...], size: int) -> _FinnedFound | None:
 
     The base lines' places outside the cover lines (the fins) all lie in one
     box; the cells of the cover lines in that box, outside the base, see
-    every fin and the fish, so they lose the digit either way.
+    every fin and the fish, so they lose the digit either way. Cover lines
+    outside the fins' stack are forced; the rest are chosen in the stack.
     """
     cols = tuple(sum(1 << r for r in range(9) if rows[r] >> c & 1) for c in range(9))
     for by_rows, lines in ((True, rows), (False, cols)):
@@ -107,26 +108,48 @@ def _finned_search(rows: tuple[int, ...], size: int) -> _FinnedFound | None:
                 union |= lines[i]
             if not size < COUNT[union] <= size + 3:
                 continue
-            spots = [j for j in range(9) if union >> j & 1]
-            for cover in combinations(spots, size):
-                cover_mask = sum(1 << j for j in cover)
-                if any(not lines[i] & cover_mask for i in base):
+            for stack in range(3):
+                block = 7 << 3 * stack
+                outside = union & ~block
+                need = size - COUNT[outside]
+                if need < 1:
                     continue
-                fins = [(i, j) for i in base for j in range(9) if (lines[i] & ~cover_mask) >> j & 1]
-                band, stack = fins[0][0] // 3, fins[0][1] // 3
-                if any(i // 3 != band or j // 3 != stack for i, j in fins):
-                    continue
-                clear = tuple(
-                    9 * i + j if by_rows else 9 * j + i
-                    for i in range(3 * band, 3 * band + 3)
-                    if i not in base
-                    for j in cover
-                    if j // 3 == stack and lines[i] >> j & 1
-                )
-                if clear:
-                    fin_cells = tuple(9 * i + j if by_rows else 9 * j + i for i, j in fins)
-                    return by_rows, base, cover, fin_cells, clear
+                for low in range(8):
+                    extra = low << 3 * stack
+                    if extra & ~union or COUNT[extra] != need:
+                        continue
+                    found = _finned_at(lines, base, outside | extra, union & ~(outside | extra))
+                    if found is not None:
+                        fins, clear = found
+                        return (
+                            by_rows,
+                            base,
+                            tuple(j for j in range(9) if (outside | extra) >> j & 1),
+                            tuple(9 * i + j if by_rows else 9 * j + i for i, j in fins),
+                            tuple(9 * i + j if by_rows else 9 * j + i for i, j in clear),
+                        )
     return None
+
+
+def _finned_at(
+    lines: tuple[int, ...], base: tuple[int, ...], cover: int, fin_lines: int
+) -> tuple[list[tuple[int, int]], list[tuple[int, int]]] | None:
+    """The fins and the cells to clear of one choice of cover, if it makes a finned fish."""
+    if any(not lines[i] & cover for i in base):
+        return None
+    fins = [(i, j) for i in base for j in range(9) if (lines[i] & fin_lines) >> j & 1]
+    band = fins[0][0] // 3
+    if any(i // 3 != band for i, _ in fins):
+        return None
+    stack = fins[0][1] // 3
+    clear = [
+        (i, j)
+        for i in range(3 * band, 3 * band + 3)
+        if i not in base
+        for j in range(3 * stack, 3 * stack + 3)
+        if cover >> j & 1 and lines[i] >> j & 1
+    ]
+    return (fins, clear) if clear else None
 
 
 def finned_fish(board: Board, size: int) -> Step | None:
@@ -143,10 +166,10 @@ def finned_fish(board: Board, size: int) -> Step | None:
         body = [c for c in body if cands[c] & bit]
         line = 9 if by_rows else 1
         sashimi = any(sum(1 for c in body if c // line % 9 == i) < 2 for i in base)
-        title = name.replace("finned", "sashimi") if sashimi else name
+        title = f"{name} (sashimi)" if sashimi else name
         elims = [(c, digit) for c in clear]
         return step(
-            title,
+            name,
             f"{title.capitalize()} on {digit}: in {kind} {join(i + 1 for i in base)} the {digit} "
             f"can only go in {other} {join(j + 1 for j in cover)} or on the "
             f"fin{'s' if len(fins) > 1 else ''} {either(fins)}. Whether a fin holds it or the fish "
