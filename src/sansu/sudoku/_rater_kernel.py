@@ -22,7 +22,7 @@ SOLVED, STUCK, CAPPED, CONTRADICTION = 0, 1, 2, 3
 """What :func:`climb` returns: solved, no compiled rung applies, a rung above the cap is
 needed, or the position has no solution (the Python rater then says why)."""
 
-RUNGS = 16
+RUNGS = 24
 """How many rungs, from the bottom of the ladder, are compiled."""
 UNIQUE_RECTANGLE = 12
 """The index of the one compiled rung that assumes a unique solution."""
@@ -258,7 +258,23 @@ def _step(values, cands, rung):
         return patterns.xyz_wing(cands)
     if rung == 14:
         return patterns.w_wing(cands)
-    return patterns.fish(cands, 3)
+    if rung == 15:
+        return patterns.fish(cands, 3)
+    if rung == 16:
+        return patterns.turbot_fish(cands)
+    if rung == 17:
+        return patterns.finned_fish(cands, 2)
+    if rung == 18:
+        return _naked_subset(values, cands, 4)
+    if rung == 19:
+        return patterns.simple_colouring(cands)
+    if rung == 20:
+        return patterns.fish(cands, 4)
+    if rung == 21:
+        return patterns.finned_fish(cands, 3)
+    if rung == 22:
+        return _hidden_subset(values, cands, 4)
+    return patterns.finned_fish(cands, 4)
 
 
 @njit(cache=True)
