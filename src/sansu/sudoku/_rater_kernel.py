@@ -16,7 +16,15 @@ import numpy as np
 from numba import njit
 
 from sansu.sudoku import _rater_patterns as patterns
-from sansu.sudoku._rater_tables import CELL_UNITS, COUNT, UNITS_, low, next_combination, place
+from sansu.sudoku._rater_tables import (
+    CELL_UNITS,
+    COUNT,
+    PEERS_,
+    UNITS_,
+    low,
+    next_combination,
+    place,
+)
 
 SOLVED, STUCK, CAPPED, CONTRADICTION = 0, 1, 2, 3
 """What :func:`climb` returns: solved, no compiled rung applies, a rung above the cap is
@@ -28,6 +36,23 @@ UNIQUE_RECTANGLE = 12
 """The index of the one compiled rung that assumes a unique solution."""
 
 _ORDER = np.array([*range(18, 27), *range(18)], dtype=np.int64)  # boxes first, then lines
+
+
+@njit(cache=True)
+def candidates(values, cands):
+    """Fill ``cands`` with what the placed digits allow; False if two givens clash."""
+    for c in range(81):
+        seen = 0
+        for p in PEERS_[c]:
+            if values[p]:
+                seen |= 1 << (values[p] - 1)
+        if values[c]:
+            if seen >> (values[c] - 1) & 1:
+                return False
+            cands[c] = 0
+        else:
+            cands[c] = 0x1FF & ~seen
+    return True
 
 
 @njit(cache=True)

@@ -24,6 +24,7 @@ from typing import Any, Final
 import numpy as np
 
 from sansu.sudoku import _rater_kernel as kernel
+from sansu.sudoku.grid import as_grid
 from sansu.sudoku.logic import (
     als,
     chains,
@@ -146,8 +147,13 @@ def level_of(score: float) -> str:
     return next((level for bound, level in BANDS if score < bound), "extreme")
 
 
-def _find(board: Board, uniqueness: bool, start: int = 0) -> tuple[Rung, Step] | None:
+def _find(
+    board: Board, uniqueness: bool, start: int = 0, cap: float = math.inf
+) -> tuple[Rung, Step] | None:
+    """The first rung from ``start`` that applies, trying none heavier than ``cap``."""
     for rung in LADDER[start:]:
+        if rung.weight > cap:
+            return None
         if rung.uniqueness and not uniqueness:
             continue
         found = rung.find(board)
@@ -214,13 +220,11 @@ def rate(grid: Grid, *, uniqueness: bool = True, compiled: bool = True) -> Ratin
     for a malformed grid or clashing givens, and :class:`Contradiction` when
     logic shows the puzzle has no solution.
     """
-    board = Board.from_grid(grid)
     if compiled:
-        rating = _rate_compiled(board, uniqueness, math.inf)
+        rating = _rate_compiled(grid, uniqueness, math.inf)
         if rating is not None:
             return rating
-        board = Board.from_grid(grid)  # a contradiction: the reference says where
-    return _rate_reference(board, uniqueness)
+    return _rate_reference(Board.from_grid(grid), uniqueness)  # it also explains bad grids
 
 
 def rate_up_to(grid: Grid, level: str, *, uniqueness: bool = True) -> Rating | None:
@@ -233,10 +237,9 @@ def rate_up_to(grid: Grid, level: str, *, uniqueness: bool = True) -> Rating | N
         raise ValueError(f"unknown level {level!r} (levels: {', '.join(LEVELS)})")
     bound = next((b for b, name in BANDS if name == level), math.inf)
     cap = math.nextafter(bound, -math.inf)
-    board = Board.from_grid(grid)
-    rating = _rate_compiled(board, uniqueness, cap)
+    rating = _rate_compiled(grid, uniqueness, cap)
     if rating is None:
-        return _rate_reference(Board.from_grid(grid), uniqueness)  # raises Contradiction
+        return _rate_reference(Board.from_grid(grid), uniqueness)  # raises, saying why
     return None if rating is _CAPPED else rating
 
 
@@ -271,11 +274,14 @@ _CAPPED: Final = Rating("extreme", STUCK, solved=False)
 """A sentinel: the rating went above the cap."""
 
 
-def _rate_compiled(board: Board, uniqueness: bool, cap: float) -> Rating | None:
-    """The compiled rungs in a loop, the Python ones when they run out; ``None`` on a
-    contradiction, :data:`_CAPPED` when a rung heavier than ``cap`` is needed."""
-    values = np.array(board.values, dtype=np.int64)
-    cands = np.array(board.cands, dtype=np.int64)
+def _rate_compiled(grid: Grid, uniqueness: bool, cap: float) -> Rating | None:
+    """The compiled rungs in a loop, the Python ones when they run out; ``None`` on
+    clashing givens or a contradiction (the reference then says what is wrong),
+    :data:`_CAPPED` when a rung heavier than ``cap`` is needed."""
+    values = np.array(as_grid(grid), dtype=np.int64)
+    cands = np.empty(81, dtype=np.int64)
+    if not kernel.candidates(values, cands):
+        return None
     uses = np.zeros(kernel.RUNGS, dtype=np.int64)
     effort, top, solved = 0.0, -1, False
     counts: dict[str, int] = {}
@@ -289,14 +295,12 @@ def _rate_compiled(board: Board, uniqueness: bool, cap: float) -> Rating | None:
             solved = True
             break
         rest = Board(values.tolist(), cands.tolist())
-        found = _find(rest, uniqueness, kernel.RUNGS)
-        if found is None:
+        found = _find(rest, uniqueness, kernel.RUNGS, cap)
+        if found is None:  # stuck, or what applies is above the cap: either way above it
             if cap < STUCK:
                 return _CAPPED
             break
         rung, step = found
-        if rung.weight > cap:
-            return _CAPPED
         _apply(rest, step)
         values[:] = rest.values
         cands[:] = rest.cands
