@@ -12,7 +12,8 @@ import pytest
 
 from sansu.sudoku.logic import chains, fish
 from sansu.sudoku.logic.board import ALL, BIT, Board, Contradiction
-from sansu.sudoku.rater import next_step
+from sansu.sudoku.logic.forcing import propagate
+from sansu.sudoku.rater import logical_steps, next_step
 
 EMPTY = "." * 81
 
@@ -426,3 +427,136 @@ def test_hints_leave_the_callers_pencil_marks_alone():
     before = list(cands)
     assert next_step(EMPTY, cands) is not None
     assert cands == before
+
+
+# --- finned fish, xy-chains, almost locked sets, forcing chains -------------------------------
+
+
+def test_finned_x_wing():
+    places = picture("""
+        x x x x x x x x x
+        . . x . . . . x x
+        x x x x x x x x x
+        x x x x x x x x x
+        x x x x x x x x x
+        x x x x x x x x x
+        . . x . . . . x .
+        x x x x x x x x x
+        x x x x x x x x x
+    """)
+    found = hint(only(marks(), 4, places))
+    assert found.technique == "finned x-wing"
+    # the fin r2c9 and the fish both rule out the cells of column 8 in box 3
+    assert set(found.eliminations) == pairs(4, "r1c8 r3c8")
+    assert found.description.startswith(
+        "Finned x-wing on 4: in rows 2 and 7 the 4 can only go in columns 3 and 8 or on the fin"
+        " r2c9."
+    )
+    assert set(found.pattern) == cells("r2c3 r2c8 r2c9 r7c3 r7c8")
+
+
+def test_sashimi_x_wing_is_named_in_the_description():
+    places = picture("""
+        x x x x x x x x x
+        . . x . . . . . x
+        x x x x x x x x x
+        x x x x x x x x x
+        x x x x x x x x x
+        x x x x x x x x x
+        . . x . . . . x .
+        x x x x x x x x x
+        x x x x x x x x x
+    """)
+    board = Board.from_grid(EMPTY, only(marks(), 4, places))
+    found = fish.finned_x_wing(board)  # the same cells make a turbot fish, found first
+    assert found is not None and found.technique == "finned x-wing"
+    assert set(found.eliminations) == pairs(4, "r1c8 r3c8")
+    assert found.description.startswith("Finned x-wing (sashimi) on 4:")
+
+
+def test_finned_swordfish():
+    places = picture("""
+        . x . . x . . . .
+        x x x x x x x x x
+        x x x x x x x x x
+        x x x x x x x x x
+        . . . . x . . x x
+        x x x x x x x x x
+        x x x x x x x x x
+        x x x x x x x x x
+        . x . . . . . x .
+    """)
+    board = Board.from_grid(EMPTY, only(marks(), 8, places))
+    found = fish.finned_swordfish(board)
+    assert found is not None and found.technique == "finned swordfish"
+    # fin r5c9 in box 6: column 8 of box 6, outside rows 1, 5 and 9, loses the 8
+    assert set(found.eliminations) == pairs(8, "r4c8 r6c8")
+    assert "rows 1, 5 and 9" in found.description and "r5c9" in found.description
+
+
+def test_xy_chain():
+    found = hint(marks(r1c1="12", r1c5="23", r5c5="34", r5c9="14"))
+    assert found.technique == "xy-chain"
+    assert set(found.eliminations) == pairs(1, "r1c9 r5c1")
+    assert set(found.pattern) == cells("r1c1 r1c5 r5c5 r5c9")
+    assert names_all(found.description, "r1c1 r1c5 r5c5 r5c9 r1c9 r5c1")
+
+
+def test_als_xz():
+    found = hint(marks(r1c1="124", r2c2="24", r1c4="13", r2c5="23"))
+    assert found.technique == "als-xz"
+    # box 1 {r1c1, r2c2} and box 2 {r1c4, r2c5}: the 1s see each other, so one set holds 2
+    assert set(found.eliminations) == pairs(2, "r2c1 r2c3")
+    assert found.description.startswith(
+        "ALS-XZ: r1c1 and r2c2 in box 1 (1, 2 and 4) and r1c4 and r2c5 in box 2 (1, 2 and 3)"
+    )
+
+
+CONTRADICTION = ".....7...1...985......352.1..65.....5.....97.89.......7..6.1.5..2.....39..5......"
+VERITY = "1..7..9...495........6...37..721.5......8.2...5...6..........268....4.....1....9."
+
+
+def _first_forcing_chain(puzzle: str):
+    """The first forcing-chain step of the path, and the board it starts from."""
+    board = Board.from_grid(puzzle)
+    for found in logical_steps(puzzle):
+        if found.technique == "forcing chain":
+            return found, board
+        for cell, digit in found.placements:
+            board.place(cell, digit)
+        for cell, digit in found.eliminations:
+            board.eliminate(cell, digit)
+    raise AssertionError("no forcing chain on the path")
+
+
+def test_forcing_chain_by_contradiction():
+    found, board = _first_forcing_chain(CONTRADICTION)
+    assert found.weight == 8.0
+    assert found.description == (
+        "Forcing chain: if r1c3 were 4, the singles that follow would leave a cell with no digit"
+        " or a digit with no place, so remove 4 from r1c3."
+    )
+    ((cell, digit),) = found.eliminations
+    assert propagate(board.values, board.cands, cell, digit) is None
+    assert any(
+        propagate(board.values, board.cands, cell, d) is not None
+        for d in range(1, 10)
+        if board.cands[cell] & BIT[d] and d != digit
+    )
+
+
+def test_forcing_chain_by_verity():
+    found, board = _first_forcing_chain(VERITY)
+    assert found.description.startswith("Forcing chain: r1c5 is 2 or 4; following each with")
+    assert set(found.eliminations) == {(cell("r4c1"), 3), (cell("r5c4"), 3), (cell("r6c8"), 8)}
+    (pivot,) = found.pattern
+    outcomes = [
+        propagate(board.values, board.cands, pivot, d)
+        for d in range(1, 10)
+        if board.cands[pivot] & BIT[d]
+    ]
+    assert len(outcomes) == 2 and None not in outcomes
+    for target, digit in found.eliminations:
+        assert board.cands[target] & BIT[digit]
+        for values, cands in outcomes:
+            assert values[target] != digit and not cands[target] & BIT[digit]
