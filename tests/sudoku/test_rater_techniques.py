@@ -10,7 +10,7 @@ import re
 
 import pytest
 
-from sansu.sudoku.logic import chains, fish
+from sansu.sudoku.logic import chains, fish, rectangles
 from sansu.sudoku.logic.board import ALL, BIT, Board, Contradiction
 from sansu.sudoku.logic.forcing import propagate
 from sansu.sudoku.rater import logical_steps, next_step
@@ -560,3 +560,33 @@ def test_forcing_chain_by_verity():
         assert board.cands[target] & BIT[digit]
         for values, cands in outcomes:
             assert values[target] != digit and not cands[target] & BIT[digit]
+
+
+def _floor(**roof: str) -> list[int]:
+    """r1c1 and r1c4 hold only 2 and 7 (no other 2 or 7 in row 1); the roof in row 2."""
+    cands = marks(r1c1="27", r1c4="27", **roof)
+    for c in cells("r1c2 r1c3 r1c5 r1c6 r1c7 r1c8 r1c9"):
+        cands[c] &= ~(BIT[2] | BIT[7])
+    return cands
+
+
+def test_unique_rectangle_type_2():
+    found = hint(_floor(r2c1="279", r2c4="279"))
+    assert found.technique == "unique rectangle"
+    assert set(found.eliminations) == pairs(9, "r2c2 r2c3 r2c5 r2c6 r2c7 r2c8 r2c9")
+    assert found.description.startswith(
+        "Unique rectangle (type 2): r1c1 and r1c4 can only be 2 and 7, and r2c1 and r2c4 only"
+        " those or 9"
+    )
+
+
+def test_unique_rectangle_type_4():
+    cands = only(
+        _floor(r2c1="257", r2c4="278"), 7, set(range(81)) - set(range(9, 18)) | cells("r2c1 r2c4")
+    )
+    board = Board.from_grid(EMPTY, cands)
+    found = rectangles.unique_rectangle(board)  # the 7s also make an x-wing; ask the rectangle
+    assert found is not None and found.technique == "unique rectangle"
+    assert set(found.eliminations) == pairs(2, "r2c1 r2c4")
+    assert "in row 2 the 7 can only go in r2c1 or r2c4" in found.description
+    assert next_step(EMPTY, cands, uniqueness=False).technique != "unique rectangle"

@@ -1,4 +1,4 @@
-"""The rater's first rungs compiled: singles, locked candidates, subsets, fish and wings.
+"""The rater's rungs up to expert compiled: singles, intersections, subsets, fish, wings.
 
 Most puzzles are decided by these rungs, and generating a puzzle at a chosen
 level rates several candidates for each one kept, so they run as one numba
@@ -8,6 +8,11 @@ scan order, so the same first deduction), which stays the reference; a
 property test holds the two together on thousands of puzzles. The loop
 stops where the compiled rungs run out, and :mod:`sansu.sudoku.rater` goes on
 with the rest of the ladder in Python.
+
+numba's on-disk cache notices a change only in the file of the function it
+compiled: after editing ``_rater_patterns.py`` or ``_rater_tables.py``,
+delete ``src/sansu/sudoku/__pycache__/_rater_*.nb*`` (the property test
+``tests/sudoku/test_rater_compiled.py`` shows a stale cache at once).
 """
 
 from __future__ import annotations

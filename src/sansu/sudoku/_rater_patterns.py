@@ -12,6 +12,7 @@ from numba import njit
 
 from sansu.sudoku._rater_tables import (
     BOX,
+    CELL_UNITS,
     COUNT,
     PEERS_,
     SEES,
@@ -119,6 +120,76 @@ def unique_rectangle(cands):
                 if one_band != one_stack:
                     cands[fourth] &= ~mask
                     return 1
+    return _roof(cands)
+
+
+@njit(cache=True)
+def _two_boxes(a, b, c, d):
+    n = 1
+    for x in (b, c, d):
+        new = True
+        for y in (a, b, c, d):
+            if y == x:
+                break
+            if BOX[y] == BOX[x]:
+                new = False
+        n += new
+    return n == 2
+
+
+@njit(cache=True)
+def _roof(cands):
+    """Unique rectangle types 2 and 4, as ``rectangles._roof`` finds them."""
+    for a in range(81):
+        mask = cands[a]
+        if COUNT[mask] != 2:
+            continue
+        for b in range(a + 1, 81):
+            if cands[b] != mask:
+                continue
+            same_row = a // 9 == b // 9
+            if not same_row and a % 9 != b % 9:
+                continue
+            for k in range(9):
+                if same_row:
+                    if k == a // 9:
+                        continue
+                    c, d = 9 * k + a % 9, 9 * k + b % 9
+                else:
+                    if k == a % 9:
+                        continue
+                    c, d = 9 * (a // 9) + k, 9 * (b // 9) + k
+                if not _two_boxes(a, b, c, d):
+                    continue
+                if cands[c] & mask != mask or cands[d] & mask != mask:
+                    continue
+                if COUNT[cands[c]] < 3 or COUNT[cands[d]] < 3:
+                    continue
+                extra = cands[c] & ~mask
+                if cands[d] & ~mask == extra and COUNT[extra] == 1:
+                    hit = 0
+                    for v in range(81):
+                        if cands[v] & extra and SEES[v, c] and SEES[v, d]:
+                            cands[v] &= ~extra
+                            hit = 1
+                    if hit:
+                        return 1
+                for u in range(3):
+                    unit = CELL_UNITS[c, u]
+                    if unit != CELL_UNITS[d, u]:
+                        continue
+                    for x in range(9):
+                        xbit = 1 << x
+                        if not mask & xbit:
+                            continue
+                        only = True
+                        for v in UNITS_[unit]:
+                            if cands[v] & xbit and v != c and v != d:
+                                only = False
+                        if only:
+                            cands[c] &= ~(mask & ~xbit)
+                            cands[d] &= ~(mask & ~xbit)
+                            return 1
     return 0
 
 
