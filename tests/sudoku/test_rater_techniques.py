@@ -12,7 +12,7 @@ import pytest
 
 from sansu.sudoku.logic import chains, fish, rectangles
 from sansu.sudoku.logic.board import ALL, BIT, Board, Contradiction
-from sansu.sudoku.logic.forcing import propagate
+from sansu.sudoku.logic.forcing import follow, propagate
 from sansu.sudoku.rater import logical_steps, next_step
 
 EMPTY = "." * 81
@@ -533,11 +533,11 @@ def test_forcing_chain_by_contradiction():
     found, board = _first_forcing_chain(CONTRADICTION)
     assert found.weight == 8.0
     assert found.description == (
-        "Forcing chain: if r1c3 were 4, the singles that follow would leave a cell with no digit"
-        " or a digit with no place, so remove 4 from r1c3."
+        "Forcing chain: if r1c3 were 4, the singles that follow would leave r9c5 with no digit,"
+        " so remove 4 from r1c3."
     )
     ((cell, digit),) = found.eliminations
-    assert propagate(board.values, board.cands, cell, digit) is None
+    assert follow(board.values, board.cands, cell, digit) == (None, "r9c5 with no digit")
     assert any(
         propagate(board.values, board.cands, cell, d) is not None
         for d in range(1, 10)

@@ -1,10 +1,12 @@
 """Sudoku difficulty as people feel it, and the next logical step as a hint.
 
 The rater solves like a person: it always takes the simplest deduction
-available (the :data:`LADDER`, from full house up to x-chains) and never
-guesses. A puzzle is as hard as the hardest technique it needed, plus a
-little for the amount of work; see ``docs/sudoku-rating.md`` for the
-weights and bands.
+available (the :data:`LADDER`, from full house up to forcing chains) and
+never guesses. A puzzle is as hard as the hardest technique it needed, plus
+a little for the amount of work; see ``docs/sudoku-rating.md`` for the
+weights and bands. :func:`rate` runs the rungs up to expert compiled
+(:mod:`sansu.sudoku._rater_kernel`) and the rest in Python; the hints
+always come from the Python finders, which also serve as the reference.
 
     >>> puzzle = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79"
     >>> rating = rate(puzzle)

@@ -33,6 +33,13 @@ def propagate(values: list[int], cands: list[int], cell: int, digit: int) -> _St
 
     ``None`` when that runs into a contradiction. The inputs are not changed.
     """
+    return follow(values, cands, cell, digit)[0]
+
+
+def follow(
+    values: list[int], cands: list[int], cell: int, digit: int
+) -> tuple[_State | None, str]:
+    """:func:`propagate`, with the dead end in words when there is one (else ``""``)."""
     values, cands = values[:], cands[:]
     todo = [(cell, digit)]
     while todo:
@@ -41,10 +48,10 @@ def propagate(values: list[int], cands: list[int], cell: int, digit: int) -> _St
             bit = BIT[d]
             if values[c]:
                 if values[c] != d:
-                    return None
+                    return None, f"{NAMES[c]} needing both {values[c]} and {d}"
                 continue
             if not cands[c] & bit:
-                return None
+                return None, f"{NAMES[c]} needing a {d} it cannot hold"
             values[c], cands[c] = d, 0
             for p in PEERS[c]:
                 m = cands[p]
@@ -52,10 +59,10 @@ def propagate(values: list[int], cands: list[int], cell: int, digit: int) -> _St
                     m &= ~bit
                     cands[p] = m
                     if not m:
-                        return None
+                        return None, f"{NAMES[p]} with no digit"
                     if not m & (m - 1):
                         todo.append((p, DIGIT_OF[m]))
-        for unit in UNITS:
+        for u, unit in enumerate(UNITS):
             once = twice = placed = 0
             for c in unit:
                 if values[c]:
@@ -66,11 +73,11 @@ def propagate(values: list[int], cands: list[int], cell: int, digit: int) -> _St
                     once |= m
             missing = ALL & ~placed
             if missing & ~once:
-                return None
+                return None, f"no place for a {DIGITS[missing & ~once][0]} in {UNIT_NAMES[u]}"
             only = once & ~twice & missing
             for d in DIGITS[only]:
                 todo.append((next(c for c in unit if cands[c] & BIT[d]), d))
-    return values, cands
+    return (values, cands), ""
 
 
 def _common(board: Board, outcomes: list[_State]) -> tuple[list, list]:
@@ -110,11 +117,11 @@ def _options(board: Board, kind: str, where: int, digit: int) -> list[tuple[int,
 
 def forcing_chain(board: Board) -> Step | None:
     """The first contradiction or verity chain, from choice sets with the fewest options."""
-    results: dict[tuple[int, int], _State | None] = {}
+    results: dict[tuple[int, int], tuple[_State | None, str]] = {}
 
-    def follow(option: tuple[int, int]) -> _State | None:
+    def outcome(option: tuple[int, int]) -> tuple[_State | None, str]:
         if option not in results:
-            results[option] = propagate(board.values, board.cands, *option)
+            results[option] = follow(board.values, board.cands, *option)
         return results[option]
 
     for size in range(2, 10):
@@ -122,22 +129,23 @@ def forcing_chain(board: Board) -> Step | None:
             options = _options(board, kind, where, digit)
             if len(options) != size:
                 continue
-            outcomes = [follow(o) for o in options]
-            dead = [o for o, out in zip(options, outcomes, strict=True) if out is None]
-            if dead:
-                return _contradiction(dead[0])
-            placements, eliminations = _common(board, outcomes)  # type: ignore[arg-type]
+            outcomes = [outcome(o) for o in options]
+            for option, (state, why) in zip(options, outcomes, strict=True):
+                if state is None:
+                    return _contradiction(option, why)
+            states = [state for state, _ in outcomes if state is not None]
+            placements, eliminations = _common(board, states)
             if placements or eliminations:
                 return _verity(kind, where, digit, options, placements, eliminations)
     return None
 
 
-def _contradiction(option: tuple[int, int]) -> Step:
+def _contradiction(option: tuple[int, int], why: str) -> Step:
     cell, digit = option
     return step(
         "forcing chain",
-        f"Forcing chain: if {NAMES[cell]} were {digit}, the singles that follow would leave a "
-        f"cell with no digit or a digit with no place, so remove {digit} from {NAMES[cell]}.",
+        f"Forcing chain: if {NAMES[cell]} were {digit}, the singles that follow would leave "
+        f"{why}, so remove {digit} from {NAMES[cell]}.",
         eliminations=[option],
         pattern=[cell],
         nudge=f"Try {digit} in {NAMES[cell]} and follow the singles.",
