@@ -10,7 +10,7 @@ one of the two sets holds it, and no cell seeing every ``z`` of both does.
 
 from __future__ import annotations
 
-from itertools import combinations
+from functools import lru_cache
 
 from sansu.sudoku.logic.board import (
     BIT,
@@ -31,24 +31,30 @@ _Als = tuple[int, int, tuple[int, ...], int]  # (unit, cell mask, cells, digit m
 
 
 def _sets(cands: list[int]) -> list[_Als]:
+    """Every ALS of up to :data:`MAX_CELLS` cells, under the first unit that holds it."""
     found: dict[int, _Als] = {}
     for u, unit in enumerate(UNITS):
         empty = [c for c in unit if cands[c]]
-        for n in range(1, min(MAX_CELLS, len(empty) - 1) + 1):
-            for group in combinations(empty, n):
-                digits = 0
-                for c in group:
-                    digits |= cands[c]
-                if COUNT[digits] == n + 1:
-                    bits = sum(1 << c for c in group)
-                    found.setdefault(bits, (u, bits, group, digits))
+        limit = min(MAX_CELLS, len(empty) - 1)
+        # grow groups cell by cell; a union past limit + 1 digits only grows, so stop there
+        stack: list[tuple[int, tuple[int, ...], int]] = [(0, (), 0)]
+        while stack:
+            start, group, digits = stack.pop()
+            for i in range(start, len(empty)):
+                c = empty[i]
+                union = digits | cands[c]
+                if COUNT[union] > limit + 1:
+                    continue
+                grown = (*group, c)
+                if COUNT[union] == len(grown) + 1:
+                    bits = sum(1 << v for v in grown)
+                    found.setdefault(bits, (u, bits, grown, union))
+                if len(grown) < limit:
+                    stack.append((i + 1, grown, union))
     return list(found.values())
 
 
-def _digit_cells(als: _Als, bit: int, cands: list[int]) -> int:
-    return sum(1 << c for c in als[2] if cands[c] & bit)
-
-
+@lru_cache(maxsize=65536)
 def _sees_all(cells: int) -> int:
     """The cells that see every cell of the 81-bit mask ``cells``."""
     seen = (1 << 81) - 1
@@ -61,21 +67,27 @@ def als_xz(board: Board) -> Step | None:
     cands = board.cands
     sets = _sets(cands)
     sets.sort(key=lambda s: (len(s[2]), s[1]))
+    places: dict[int, dict[int, int]] = {}  # per set, per digit: its cells holding the digit
+
+    def where(i: int) -> dict[int, int]:
+        if i not in places:
+            cells = sets[i][2]
+            places[i] = {d: sum(1 << c for c in cells if cands[c] & BIT[d]) for d in range(1, 10)}
+        return places[i]
+
     for i, a in enumerate(sets):
-        for b in sets[i + 1 :]:
-            if a[1] & b[1]:
-                continue
+        for j in range(i + 1, len(sets)):
+            b = sets[j]
             common = a[3] & b[3]
-            if COUNT[common] < 2:
+            if COUNT[common] < 2 or a[1] & b[1]:
                 continue
+            pa, pb = where(i), where(j)
             for x in DIGITS[common]:
-                xa, xb = _digit_cells(a, BIT[x], cands), _digit_cells(b, BIT[x], cands)
-                if any(~PEER_BITS[c] & xb for c in cells_of(xa)):
-                    continue
+                if pb[x] & ~_sees_all(pa[x]):
+                    continue  # not every x of one sees every x of the other
                 elims = []
                 for z in DIGITS[common & ~BIT[x]]:
-                    zcells = _digit_cells(a, BIT[z], cands) | _digit_cells(b, BIT[z], cands)
-                    sees = _sees_all(zcells) & ~(a[1] | b[1])
+                    sees = _sees_all(pa[z] | pb[z]) & ~(a[1] | b[1])
                     elims += [(c, z) for c in cells_of(sees) if cands[c] & BIT[z]]
                 if elims:
                     return _step(a, b, x, elims)
