@@ -590,3 +590,26 @@ def test_unique_rectangle_type_4():
     assert set(found.eliminations) == pairs(2, "r2c1 r2c4")
     assert "in row 2 the 7 can only go in r2c1 or r2c4" in found.description
     assert next_step(EMPTY, cands, uniqueness=False).technique != "unique rectangle"
+
+
+def test_finned_jellyfish():
+    places = picture("""
+        x x . x . . . . .
+        x x x x x x x x x
+        . . . x . x . . .
+        x x x x x x x x x
+        x x x x x x x x x
+        . . . . . x . . x
+        x x x x x x x x x
+        x . . . . . . . x
+        x x x x x x x x x
+    """)
+    board = Board.from_grid(EMPTY, only(marks(), 9, places))
+    found = fish.finned_jellyfish(board)
+    assert found is not None and found.technique == "finned jellyfish"
+    # the jellyfish of test_jellyfish with a fin on r1c2: only r2c1 sees the fin and the fish
+    assert found.eliminations == ((cell("r2c1"), 9),)
+    assert found.description.startswith(
+        "Finned jellyfish on 9: in rows 1, 3, 6 and 8 the 9 can only go in columns 1, 4, 6 and 9"
+        " or on the fin r1c2."
+    )
