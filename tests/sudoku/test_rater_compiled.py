@@ -57,10 +57,11 @@ def test_contradictions_are_reported_the_same_way():
 
 def test_the_compiled_rungs_are_the_bottom_of_the_ladder():
     names = [rung.name for rung in LADDER[: kernel.RUNGS]]
-    assert names[kernel.UNIQUE_RECTANGLE] == "unique rectangle"
-    assert [rung.uniqueness for rung in LADDER[: kernel.RUNGS]].count(True) == 1
+    assert names[12:14] == ["unique rectangle", "bug+1"]
+    assert [rung.uniqueness for rung in LADDER[: kernel.RUNGS]].count(True) == 2
     assert names[-1] == "finned jellyfish"
     assert LADDER[kernel.RUNGS].name == "x-chain"
+    assert all(rung.weight < 7.0 for rung in LADDER[: kernel.RUNGS])  # every rung up to expert
 
 
 @settings(max_examples=100, deadline=None)

@@ -11,7 +11,7 @@ import re
 import pytest
 
 from sansu.sudoku.logic import chains, fish, rectangles
-from sansu.sudoku.logic.board import ALL, BIT, Board, Contradiction
+from sansu.sudoku.logic.board import ALL, BIT, NAMES, Board, Contradiction
 from sansu.sudoku.logic.forcing import follow, propagate
 from sansu.sudoku.rater import logical_steps, next_step
 
@@ -613,3 +613,41 @@ def test_finned_jellyfish():
         "Finned jellyfish on 9: in rows 1, 3, 6 and 8 the 9 can only go in columns 1, 4, 6 and 9"
         " or on the fin r1c2."
     )
+
+
+def test_empty_rectangle():
+    box1 = cells("r1c1 r1c2 r1c3 r2c1 r2c2 r2c3 r3c1 r3c2 r3c3")
+    column7 = {9 * r + 6 for r in range(9)}
+    keep = set(range(81)) - box1 - column7 | cells("r1c2 r2c1 r2c3 r3c2 r2c7 r8c7")
+    found = hint(only(marks(), 5, keep))
+    assert found.technique == "empty rectangle"
+    # if r8c7 is 5, r8c2 shares its row; if r2c7 is, box 1's 5 is off row 2, so in column 2
+    assert found.eliminations == ((cell("r8c2"), 5),)
+    assert found.description.startswith(
+        "Empty rectangle on 5: in box 1 the 5 lies in row 2 or column 2, and column 7 has its 5"
+        " in r2c7 or r8c7."
+    )
+
+
+def test_bug_plus_one():
+    puzzle = "..43.1...5.7....2.......4.5.5..73....78...36....98..1.7.6.......2....6.9...2.81.."
+    board = Board.from_grid(puzzle)
+    for found in logical_steps(puzzle):
+        if found.technique == "bug+1":
+            break
+        for c, d in found.placements:
+            board.place(c, d)
+        for c, d in found.eliminations:
+            board.eliminate(c, d)
+    else:
+        raise AssertionError("no bug+1 on the path")
+    ((three, digit),) = found.placements
+    counts = sorted(bin(m).count("1") for c, m in enumerate(board.cands) if not board.values[c])
+    assert counts[-1] == 3 and set(counts[:-1]) == {2}
+    assert bin(board.cands[three]).count("1") == 3
+    # the placed digit is the one with three places in the cell's row, column and box
+    for unit in (three // 9, three % 9):
+        line = range(9 * unit, 9 * unit + 9) if unit == three // 9 else range(unit, 81, 9)
+        assert sum(1 for c in line if board.cands[c] & BIT[digit]) == 3
+    assert found.description.startswith(f"BUG+1: every empty cell but {NAMES[three]}")
+    assert all(s.technique != "bug+1" for s in logical_steps(puzzle, uniqueness=False))

@@ -35,10 +35,8 @@ SOLVED, STUCK, CAPPED, CONTRADICTION = 0, 1, 2, 3
 """What :func:`climb` returns: solved, no compiled rung applies, a rung above the cap is
 needed, or the position has no solution (the Python rater then says why)."""
 
-RUNGS = 24
+RUNGS = 26
 """How many rungs, from the bottom of the ladder, are compiled."""
-UNIQUE_RECTANGLE = 12
-"""The index of the one compiled rung that assumes a unique solution."""
 
 _ORDER = np.array([*range(18, 27), *range(18)], dtype=np.int64)  # boxes first, then lines
 
@@ -285,35 +283,40 @@ def _step(values, cands, rung):
     if rung == 12:
         return patterns.unique_rectangle(cands)
     if rung == 13:
-        return patterns.xyz_wing(cands)
+        return patterns.bug_plus_one(values, cands)
     if rung == 14:
-        return patterns.w_wing(cands)
+        return patterns.xyz_wing(cands)
     if rung == 15:
-        return patterns.fish(cands, 3)
+        return patterns.w_wing(cands)
     if rung == 16:
-        return patterns.turbot_fish(cands)
+        return patterns.fish(cands, 3)
     if rung == 17:
-        return patterns.finned_fish(cands, 2)
+        return patterns.empty_rectangle(cands)
     if rung == 18:
-        return _naked_subset(values, cands, 4)
+        return patterns.turbot_fish(cands)
     if rung == 19:
-        return patterns.simple_colouring(cands)
+        return patterns.finned_fish(cands, 2)
     if rung == 20:
-        return patterns.fish(cands, 4)
+        return _naked_subset(values, cands, 4)
     if rung == 21:
-        return patterns.finned_fish(cands, 3)
+        return patterns.simple_colouring(cands)
     if rung == 22:
+        return patterns.fish(cands, 4)
+    if rung == 23:
+        return patterns.finned_fish(cands, 3)
+    if rung == 24:
         return _hidden_subset(values, cands, 4)
     return patterns.finned_fish(cands, 4)
 
 
 @njit(cache=True)
-def climb(values, cands, weights, uniqueness, cap, counts, effort):
+def climb(values, cands, weights, allowed, cap, counts, effort):
     """Take the simplest compiled step until solved or stuck; ``counts[r]`` += uses of rung r.
 
-    ``values`` and ``cands`` (int64[81]) change in place. A rung heavier than
-    ``cap`` is not taken (``CAPPED``). Returns ``(status, effort)``, the effort
-    summed step by step exactly as the Python rater sums it.
+    ``values`` and ``cands`` (int64[81]) change in place. Rung ``r`` is tried
+    only if ``allowed[r]``; a rung heavier than ``cap`` is not taken
+    (``CAPPED``). Returns ``(status, effort)``, the effort summed step by step
+    exactly as the Python rater sums it.
     """
     while True:
         solved = True
@@ -325,7 +328,7 @@ def climb(values, cands, weights, uniqueness, cap, counts, effort):
             return SOLVED, effort
         found = 0
         for rung in range(RUNGS):
-            if rung == UNIQUE_RECTANGLE and not uniqueness:
+            if not allowed[rung]:
                 continue
             if weights[rung] > cap:  # nothing lighter applies, so the level is above the cap
                 return CAPPED, effort

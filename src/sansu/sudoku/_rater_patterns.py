@@ -19,6 +19,7 @@ from sansu.sudoku._rater_tables import (
     UNITS_,
     clear_seen,
     next_combination,
+    place,
 )
 
 
@@ -515,4 +516,106 @@ def simple_colouring(cands):
                     hit = 1
             if hit:
                 return 1
+    return 0
+
+
+@njit(cache=True)
+def bug_plus_one(values, cands):
+    """BUG+1, as ``rectangles.bug_plus_one``: place the extra digit of the one three-candidate
+    cell when all other empty cells have two."""
+    three = -1
+    for c in range(81):
+        if values[c] or COUNT[cands[c]] == 2:
+            continue
+        if COUNT[cands[c]] != 3 or three >= 0:
+            return 0
+        three = c
+    if three < 0:
+        return 0
+    for d in range(1, 10):
+        bit = 1 << (d - 1)
+        if not cands[three] & bit:
+            continue
+        every = True
+        for k in range(3):
+            n = 0
+            for v in UNITS_[CELL_UNITS[three, k]]:
+                if cands[v] & bit:
+                    n += 1
+            if n != 3:
+                every = False
+        if every:
+            place(values, cands, three, d)
+            return 1
+    return 0
+
+
+@njit(cache=True)
+def _empty_rectangle_link(cands, bit, r, k):
+    """The cell an empty rectangle with corner ``(r, k)`` clears, or -1."""
+    for col in range(9):
+        if col // 3 == k // 3:
+            continue
+        n, near, far = 0, False, -1
+        for i in range(9):
+            c = 9 * i + col
+            if cands[c] & bit:
+                n += 1
+                if i == r:
+                    near = True
+                else:
+                    far = c
+        if n != 2 or not near:
+            continue
+        x = far // 9
+        if x // 3 != r // 3 and cands[9 * x + k] & bit:
+            return 9 * x + k
+    for row in range(9):
+        if row // 3 == r // 3:
+            continue
+        n, near, far = 0, False, -1
+        for j in range(9):
+            c = 9 * row + j
+            if cands[c] & bit:
+                n += 1
+                if j == k:
+                    near = True
+                else:
+                    far = c
+        if n != 2 or not near:
+            continue
+        y = far % 9
+        if y // 3 != k // 3 and cands[9 * r + y] & bit:
+            return 9 * r + y
+    return -1
+
+
+@njit(cache=True)
+def empty_rectangle(cands):
+    for digit in range(1, 10):
+        bit = 1 << (digit - 1)
+        for b in range(9):
+            n = 0
+            for c in UNITS_[18 + b]:
+                if cands[c] & bit:
+                    n += 1
+            if n < 2:
+                continue
+            for r in range(b // 3 * 3, b // 3 * 3 + 3):
+                for k in range(b % 3 * 3, b % 3 * 3 + 3):
+                    cross, one_row, one_col = True, True, True
+                    for c in UNITS_[18 + b]:
+                        if cands[c] & bit:
+                            if c // 9 != r and c % 9 != k:
+                                cross = False
+                            if c // 9 != r:
+                                one_row = False
+                            if c % 9 != k:
+                                one_col = False
+                    if not cross or one_row or one_col:
+                        continue
+                    victim = _empty_rectangle_link(cands, bit, r, k)
+                    if victim >= 0:
+                        cands[victim] &= ~bit
+                        return 1
     return 0

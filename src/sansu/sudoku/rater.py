@@ -98,9 +98,11 @@ LADDER: Final = (
     Rung("x-wing", 5.0, fish.x_wing),
     Rung("xy-wing", 5.2, wings.xy_wing),
     Rung("unique rectangle", 5.3, rectangles.unique_rectangle, uniqueness=True),
+    Rung("bug+1", 5.35, rectangles.bug_plus_one, uniqueness=True),
     Rung("xyz-wing", 5.4, wings.xyz_wing),
     Rung("w-wing", 5.5, wings.w_wing),
     Rung("swordfish", 5.6, fish.swordfish),
+    Rung("empty rectangle", 5.7, chains.empty_rectangle),
     Rung("turbot fish", 5.8, chains.turbot_fish),
     Rung("finned x-wing", 5.9, fish.finned_x_wing),
     Rung("naked quad", 6.0, subsets.naked_quad),
@@ -268,6 +270,8 @@ def _rating(
 
 
 _WEIGHTS = np.array([rung.weight for rung in LADDER[: kernel.RUNGS]], dtype=np.float64)
+_ALL_RUNGS = np.ones(kernel.RUNGS, dtype=np.bool_)
+_NO_UNIQUENESS = np.array([not rung.uniqueness for rung in LADDER[: kernel.RUNGS]])
 _KERNEL_NAMES = tuple(
     "hidden single" if rung.name.startswith("hidden single") else rung.name
     for rung in LADDER[: kernel.RUNGS]
@@ -288,7 +292,8 @@ def _rate_compiled(grid: Grid, uniqueness: bool, cap: float) -> Rating | None:
     effort, top, solved = 0.0, -1, False
     counts: dict[str, int] = {}
     while True:
-        status, effort = kernel.climb(values, cands, _WEIGHTS, uniqueness, cap, uses, effort)
+        allowed = _ALL_RUNGS if uniqueness else _NO_UNIQUENESS
+        status, effort = kernel.climb(values, cands, _WEIGHTS, allowed, cap, uses, effort)
         if status == kernel.CONTRADICTION:
             return None
         if status == kernel.CAPPED:

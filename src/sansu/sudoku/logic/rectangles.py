@@ -139,3 +139,37 @@ def _step(corner: int, a: int, b: int, fourth: int, mask: int) -> Step:
         pattern=(corner, a, b, fourth),
         nudge=f"Look for a rectangle over two boxes with three corners holding only {digits}.",
     )
+
+
+def bug_plus_one(board: Board) -> Step | None:
+    """BUG+1: every empty cell has two candidates but one, which has three.
+
+    Without that one extra candidate every digit would have exactly two
+    places in each unit, and such a grid (a bivalue universal grave) has two
+    solutions or none. So the cell's extra digit (the one with three places
+    in its row, column and box) goes there.
+    """
+    values, cands = board.values, board.cands
+    three = -1
+    for c in range(81):
+        if values[c] or COUNT[cands[c]] == 2:
+            continue
+        if COUNT[cands[c]] != 3 or three >= 0:
+            return None
+        three = c
+    if three < 0:
+        return None
+    for d in DIGITS[cands[three]]:
+        units = [UNITS[u] for u in (three // 9, 9 + three % 9, 18 + box_of(three))]
+        if all(sum(1 for v in unit if cands[v] & BIT[d]) == 3 for unit in units):
+            name = NAMES[three]
+            return step(
+                "bug+1",
+                f"BUG+1: every empty cell but {name} has two candidates. If {name} were not {d}, "
+                f"every digit would have two places in each row, column and box, and the puzzle "
+                f"two solutions; so {name} is {d}.",
+                placements=[(three, d)],
+                pattern=[c for c in range(81) if cands[c]],
+                nudge="Look at the one cell with three candidates: all the others have two.",
+            )
+    return None
