@@ -10,8 +10,8 @@ stops where the compiled rungs run out, and :mod:`sansu.sudoku.rater` goes on
 with the rest of the ladder in Python.
 
 numba's on-disk cache notices a change only in the file of the function it
-compiled: after editing ``_rater_patterns.py`` or ``_rater_tables.py``,
-delete ``src/sansu/sudoku/__pycache__/_rater_*.nb*`` (the property test
+compiled: after editing one of the other ``_rater_*.py`` modules, delete
+``src/sansu/sudoku/__pycache__/_rater_*.nb*`` (the property test
 ``tests/sudoku/test_rater_compiled.py`` shows a stale cache at once).
 """
 
@@ -20,6 +20,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from sansu.sudoku import _rater_chains as chains
+from sansu.sudoku import _rater_fish as fish
 from sansu.sudoku import _rater_patterns as patterns
 from sansu.sudoku._rater_tables import (
     CELL_UNITS,
@@ -277,7 +279,7 @@ def _step(values, cands, rung):
     if rung == 9:
         return _hidden_subset(values, cands, 3)
     if rung == 10:
-        return patterns.fish(cands, 2)
+        return fish.fish(cands, 2)
     if rung == 11:
         return patterns.xy_wing(cands)
     if rung == 12:
@@ -289,24 +291,24 @@ def _step(values, cands, rung):
     if rung == 15:
         return patterns.w_wing(cands)
     if rung == 16:
-        return patterns.fish(cands, 3)
+        return fish.fish(cands, 3)
     if rung == 17:
-        return patterns.empty_rectangle(cands)
+        return chains.empty_rectangle(cands)
     if rung == 18:
-        return patterns.turbot_fish(cands)
+        return chains.turbot_fish(cands)
     if rung == 19:
-        return patterns.finned_fish(cands, 2)
+        return fish.finned_fish(cands, 2)
     if rung == 20:
         return _naked_subset(values, cands, 4)
     if rung == 21:
-        return patterns.simple_colouring(cands)
+        return chains.simple_colouring(cands)
     if rung == 22:
-        return patterns.fish(cands, 4)
+        return fish.fish(cands, 4)
     if rung == 23:
-        return patterns.finned_fish(cands, 3)
+        return fish.finned_fish(cands, 3)
     if rung == 24:
         return _hidden_subset(values, cands, 4)
-    return patterns.finned_fish(cands, 4)
+    return fish.finned_fish(cands, 4)
 
 
 @njit(cache=True)
