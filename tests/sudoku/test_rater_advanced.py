@@ -247,3 +247,17 @@ def test_bug_plus_one():
         assert sum(1 for c in line if board.cands[c] & BIT[digit]) == 3
     assert found.description.startswith(f"BUG+1: every empty cell but {NAMES[three]}")
     assert all(s.technique != "bug+1" for s in logical_steps(puzzle, uniqueness=False))
+
+
+def test_hidden_rectangle():
+    # r1c1 holds only 2 and 7; the 7s of row 2 and of column 4 lie only in the rectangle
+    box2 = cells("r1c4 r1c5 r1c6 r2c4 r2c5 r2c6 r3c4 r3c5 r3c6")
+    row2, column4 = set(range(9, 18)), {9 * r + 3 for r in range(9)}
+    keep = set(range(81)) - row2 - column4 - box2 | cells("r2c1 r2c4 r1c4")
+    found = hint(only(marks(r1c1="27"), 7, keep))
+    assert found.technique == "unique rectangle"
+    assert found.eliminations == ((cell("r2c4"), 2),)
+    assert found.description.startswith(
+        "Unique rectangle (hidden): r1c1 can only be 2 and 7, and the 7 of row 2 and of column 4"
+        " can only go in the rectangle r1c1, r1c4, r2c1 and r2c4."
+    )

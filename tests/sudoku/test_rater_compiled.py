@@ -15,8 +15,17 @@ from sansu.sudoku import generate
 from sansu.sudoku.rater import LADDER, LEVELS, Contradiction, rate, rate_up_to
 
 
+def outcome(grid, **kw):
+    """The rating, or the contradiction's message: on a grid with several solutions the
+    uniqueness techniques may rule out every one of them."""
+    try:
+        return rate(grid, **kw)
+    except Contradiction as error:
+        return str(error)
+
+
 def both(grid, **kw):
-    return rate(grid, **kw), rate(grid, compiled=False, **kw)
+    return outcome(grid, **kw), outcome(grid, compiled=False, **kw)
 
 
 @settings(max_examples=300, deadline=None)

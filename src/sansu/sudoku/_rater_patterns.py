@@ -143,6 +143,45 @@ def _roof(cands):
                             cands[c] &= ~(mask & ~xbit)
                             cands[d] &= ~(mask & ~xbit)
                             return 1
+    return _hidden(cands)
+
+
+@njit(cache=True)
+def _only_two(cands, unit, bit, a, b):
+    """True if ``bit``'s places in ``unit`` are exactly cells ``a`` and ``b``."""
+    n = 0
+    for v in UNITS_[unit]:
+        if cands[v] & bit:
+            if v not in (a, b):
+                return False
+            n += 1
+    return n == 2
+
+
+@njit(cache=True)
+def _hidden(cands):
+    """The hidden rectangle, as ``rectangles._hidden`` finds it."""
+    for a in range(81):
+        mask = cands[a]
+        if COUNT[mask] != 2:
+            continue
+        r1, c1 = a // 9, a % 9
+        for d in range(81):
+            r2, c2 = d // 9, d % 9
+            if r2 == r1 or c2 == c1:
+                continue
+            side, top = 9 * r2 + c1, 9 * r1 + c2
+            if cands[d] & mask != mask or cands[side] & mask != mask:
+                continue
+            if cands[top] & mask != mask or not _two_boxes(a, d, side, top):
+                continue
+            for x in range(9):
+                xbit = 1 << x
+                if not mask & xbit:
+                    continue
+                if _only_two(cands, r2, xbit, side, d) and _only_two(cands, 9 + c2, xbit, top, d):
+                    cands[d] &= ~(mask & ~xbit)
+                    return 1
     return 0
 
 

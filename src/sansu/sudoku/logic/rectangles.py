@@ -8,7 +8,9 @@ With two corners (the floor, in one row or column) holding only ``{x, y}``,
 the other two (the roof) must not be ``x`` or ``y`` both. Type 2: the roof
 adds the same one digit ``z``, so one roof corner is ``z`` and cells seeing
 both lose it. Type 4: ``x`` can only go in the roof within a unit the roof
-shares, so one roof corner is ``x`` and neither may be ``y``.
+shares, so one roof corner is ``x`` and neither may be ``y``. Hidden: one
+corner holds only ``{x, y}``, all four hold both, and the opposite corner's
+row and column have ``x`` only in the rectangle; that corner is not ``y``.
 """
 
 from __future__ import annotations
@@ -76,6 +78,47 @@ def _roof(board: Board) -> Step | None:
                 found = _type_2(board, a, b, c, d) or _type_4(board, a, b, c, d)
                 if found is not None:
                     return found
+    return _hidden(board)
+
+
+def _hidden(board: Board) -> Step | None:
+    """Hidden rectangle: corner ``a`` is ``{x, y}``, every corner holds both, and in the row
+    and the column of the opposite corner ``x`` goes only in the rectangle."""
+    cands = board.cands
+    for a in range(81):
+        mask = cands[a]
+        if COUNT[mask] != 2:
+            continue
+        r1, c1 = divmod(a, 9)
+        for d in range(81):
+            r2, c2 = divmod(d, 9)
+            if r2 == r1 or c2 == c1:
+                continue
+            side, top = 9 * r2 + c1, 9 * r1 + c2  # side shares d's row, top its column
+            if any(cands[v] & mask != mask for v in (d, side, top)):
+                continue
+            if len({box_of(v) for v in (a, d, side, top)}) != 2:
+                continue
+            for x in DIGITS[mask]:
+                row = [v for v in UNITS[r2] if cands[v] & BIT[x]]
+                col = [v for v in UNITS[9 + c2] if cands[v] & BIT[x]]
+                if row != sorted((side, d)) or col != sorted((top, d)):
+                    continue
+                y = DIGIT_OF[mask & ~BIT[x]]
+                elims = [(d, y)]
+                digits = join(DIGITS[mask])
+                return step(
+                    "unique rectangle",
+                    f"Unique rectangle (hidden): {NAMES[a]} can only be {digits}, and the "
+                    f"{x} of row {r2 + 1} and of column {c2 + 1} can only go in the rectangle "
+                    f"{cells_text(sorted((a, side, top, d)))}. If {NAMES[d]} were {y}, "
+                    f"{NAMES[side]} and {NAMES[top]} would both be {x} and {NAMES[a]} {y}, and "
+                    f"the four corners could swap {digits}: {removals(elims)}.",
+                    eliminations=elims,
+                    pattern=(a, side, top, d),
+                    nudge=f"Look for a rectangle over two boxes around {NAMES[a]}, which holds "
+                    f"only {digits}.",
+                )
     return None
 
 
