@@ -8,6 +8,9 @@ checked by hand and, for the forcing chains, against the singles they follow.
 
 from __future__ import annotations
 
+import pytest
+
+from sansu.sudoku import generate
 from sansu.sudoku.logic import fish, rectangles
 from sansu.sudoku.logic.board import BIT, NAMES, Board
 from sansu.sudoku.logic.forcing import follow, propagate
@@ -261,3 +264,16 @@ def test_hidden_rectangle():
         "Unique rectangle (hidden): r1c1 can only be 2 and 7, and the 7 of row 2 and of column 4"
         " can only go in the rectangle r1c1, r1c4, r2c1 and r2c4."
     )
+
+
+@pytest.mark.slow
+def test_every_step_on_random_puzzles_agrees_with_the_solution():
+    for seed in range(500):
+        puzzle = generate(seed, symmetric=seed % 2 == 1)
+        steps = list(logical_steps(puzzle.puzzle))
+        assert steps, seed
+        for found in steps:
+            for place, digit in found.placements:
+                assert puzzle.solution[place] == digit, (seed, found.description)
+            for place, digit in found.eliminations:
+                assert puzzle.solution[place] != digit, (seed, found.description)
