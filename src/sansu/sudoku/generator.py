@@ -149,8 +149,8 @@ def generate(
         raise ValueError("difficulty levels rate classic puzzles only")
     for attempt in range(max_attempts):
         found = _one_puzzle(_rng(seed, attempt) if attempt else _rng(seed), symmetric, constraints)
-        rating = rater.rate(found.puzzle)
-        if rating.level == level:
+        rating = rater.rate_up_to(found.puzzle, level)  # stops early on a harder candidate
+        if rating is not None and rating.level == level:
             return Puzzle(found.puzzle, found.solution, rating.level, rating.score)
     raise ValueError(f"no {level} puzzle within {max_attempts} attempts from seed {seed}")
 

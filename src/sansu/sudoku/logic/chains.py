@@ -1,4 +1,4 @@
-"""Single-digit chains: turbot fish, simple colouring and x-chains.
+"""Single-digit chains: turbot fish, empty rectangles, simple colouring and x-chains.
 
 A *strong link* joins the only two places of a digit in a unit (one of them
 holds it); a *weak link* joins two places that see each other (not both
@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections import deque
 from functools import lru_cache
 
-from sansu.sudoku.logic.board import NAMES, PEER_BITS, UNIT_NAMES, UNITS, Board, cells_of
+from sansu.sudoku.logic.board import BIT, NAMES, PEER_BITS, UNIT_NAMES, UNITS, Board, cells_of
 from sansu.sudoku.logic.step import Step, cells_text, removals, step
 
 _Links = tuple[tuple[int, ...], dict[int, dict[int, int]], dict[int, list[int]]]
@@ -193,3 +193,83 @@ def simple_colouring(board: Board) -> Step | None:
             nudge=f"Colour the conjugate pairs of the {digit}s.",
         )
     return None
+
+
+def empty_rectangle(board: Board) -> Step | None:
+    """A box whose places for a digit lie in one row and one column, and a strong link.
+
+    With the box's places in row ``r`` and column ``k``, and the digit's only
+    two places in a column outside the box's stack at ``(r, C)`` and
+    ``(x, C)``: if ``(x, C)`` holds it, ``(x, k)`` does not; if ``(r, C)``
+    holds it, the box's digit is off row ``r``, so in column ``k``, and again
+    ``(x, k)`` does not. The same with rows and columns swapped.
+    """
+    cands = board.cands
+    for digit in range(1, 10):
+        bit = BIT[digit]
+        for b in range(9):
+            cells = [c for c in UNITS[18 + b] if cands[c] & bit]
+            if len(cells) < 2:
+                continue
+            for r in range(b // 3 * 3, b // 3 * 3 + 3):
+                for k in range(b % 3 * 3, b % 3 * 3 + 3):
+                    if any(c // 9 != r and c % 9 != k for c in cells):
+                        continue
+                    if all(c // 9 == r for c in cells) or all(c % 9 == k for c in cells):
+                        continue
+                    found = _empty_rectangle_link(cands, bit, r, k)
+                    if found is not None:
+                        link, victim = found
+                        return _empty_rectangle_step(digit, b, r, k, cells, link, victim)
+    return None
+
+
+def _empty_rectangle_link(
+    cands: list[int], bit: int, r: int, k: int
+) -> tuple[tuple[int, int, int], int] | None:
+    """``((unit, near end, far end), victim)`` for the first strong link that works."""
+    for col in range(9):
+        if col // 3 == k // 3:
+            continue
+        places = [9 * i + col for i in range(9) if cands[9 * i + col] & bit]
+        if len(places) != 2 or 9 * r + col not in places:
+            continue
+        far = places[0] if places[1] == 9 * r + col else places[1]
+        x = far // 9
+        if x // 3 != r // 3 and cands[9 * x + k] & bit:
+            return (9 + col, 9 * r + col, far), 9 * x + k
+    for row in range(9):
+        if row // 3 == r // 3:
+            continue
+        places = [9 * row + j for j in range(9) if cands[9 * row + j] & bit]
+        if len(places) != 2 or 9 * row + k not in places:
+            continue
+        far = places[0] if places[1] == 9 * row + k else places[1]
+        y = far % 9
+        if y // 3 != k // 3 and cands[9 * r + y] & bit:
+            return (row, 9 * row + k, far), 9 * r + y
+    return None
+
+
+def _empty_rectangle_step(
+    digit: int,
+    box: int,
+    r: int,
+    k: int,
+    cells: list[int],
+    link: tuple[int, int, int],
+    victim: int,
+) -> Step:
+    unit, near, far = link
+    elims = [(victim, digit)]
+    return step(
+        "empty rectangle",
+        f"Empty rectangle on {digit}: in box {box + 1} the {digit} lies in row {r + 1} or "
+        f"column {k + 1}, and {UNIT_NAMES[unit]} has its {digit} in {NAMES[near]} or "
+        f"{NAMES[far]}. If {NAMES[far]} holds it, {NAMES[victim]} shares its line; if "
+        f"{NAMES[near]} does, box {box + 1} has its {digit} on the other line through the "
+        f"corner, which {NAMES[victim]} shares too: {removals(elims)}.",
+        eliminations=elims,
+        pattern=[*cells, near, far],
+        nudge=f"Look at where the {digit} can go in box {box + 1}, and at a strong link nearby.",
+    )
