@@ -17,7 +17,15 @@ from sqlalchemy import Connection, func, select
 import sansu
 from sansu.core.protocol import IllegalMove, Result
 from sansu.server.errors import ApiError
-from sansu.server.live import MAX_NAME, LiveGame, PlayedMove, Seat, hides_information, new_id
+from sansu.server.live import (
+    MAX_NAME,
+    LiveGame,
+    PlayedMove,
+    Seat,
+    hides_information,
+    is_text,
+    new_id,
+)
 from sansu.server.models import games as games_table
 from sansu.server.models import seats as seats_table
 from sansu.server.rounds import Rounds
@@ -125,6 +133,10 @@ class Archive:
 
     async def import_record(self, data: Any) -> LiveGame:
         """Stores a JSON record as an archived game (checked by replaying every move)."""
+        if not is_text(data):
+            raise ApiError(
+                422, "bad_record", "the record holds a lone surrogate (not Unicode text)"
+            )
         try:
             record = await asyncio.to_thread(sansu.GameRecord.from_dict, data)
             states = await asyncio.to_thread(record.states)

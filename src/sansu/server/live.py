@@ -44,6 +44,17 @@ def dumps(data: Any) -> str:
     return json.dumps(data, separators=(",", ":"), ensure_ascii=False)
 
 
+def is_text(data: Any) -> bool:
+    """Whether ``data`` (JSON) can be sent as UTF-8: no lone surrogate anywhere in it."""
+    try:
+        dumps(data).encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    except (ValueError, TypeError, RecursionError):
+        return True  # not JSON-shaped: left to the caller's own checks
+    return True
+
+
 def new_id(length: int = 10) -> str:
     return "".join(secrets.choice(ID_ALPHABET) for _ in range(length))
 

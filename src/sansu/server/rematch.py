@@ -116,6 +116,8 @@ class Rematches:
             held = live.holder(token)
             if live.rematch_id is not None:
                 raise ApiError(409, "rematch_started", "the rematch has already started")
+            if not live.rematch_offers:
+                raise ApiError(409, "no_rematch_offer", "there is no rematch offer to decline")
             change = Change(live)
             self.rounds.event(change, "rematch_declined", seats=sorted(held))
 

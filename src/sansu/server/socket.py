@@ -24,7 +24,7 @@ from starlette.websockets import WebSocketDisconnect
 
 from sansu.server.errors import ApiError
 from sansu.server.hub import Connection
-from sansu.server.live import LiveGame, dumps
+from sansu.server.live import LiveGame, dumps, is_text
 from sansu.server.service import GameService
 from sansu.server.views import game_json
 
@@ -106,13 +106,8 @@ def parse(message: dict[str, Any]) -> dict[str, Any]:
         raise ApiError(400, "malformed_json", f"not JSON: {error}") from None
     if not isinstance(parsed, dict):
         raise ApiError(400, "bad_message", "a message is a JSON object with a type")
-    if "\\u" in text:
-        try:
-            dumps(parsed).encode("utf-8")
-        except UnicodeEncodeError:
-            raise ApiError(
-                400, "bad_message", "the message holds a lone surrogate (not Unicode text)"
-            ) from None
+    if ("\\u" in text or not text.isascii()) and not is_text(parsed):
+        raise ApiError(400, "bad_message", "the message holds a lone surrogate (not Unicode text)")
     return parsed
 
 
