@@ -15,6 +15,7 @@ surrogate) are each refused with an ``error``.
 from __future__ import annotations
 
 import json
+import logging
 import time
 from collections.abc import Callable
 from typing import Any
@@ -37,6 +38,8 @@ MAX_ID = 2**53
 """Largest request ``id`` echoed back (what every JSON reader holds exactly)."""
 
 CheckLimit = Callable[[WebSocket], None]
+
+log = logging.getLogger("sansu.server")
 
 
 def socket_token(websocket: WebSocket) -> str | None:
@@ -150,6 +153,10 @@ async def receive(
                 service.timings.append(time.perf_counter() - received)
         except ApiError as error:
             connection.send(dumps({"type": "error", "id": answer_id, **error.to_dict()["error"]}))
+        except Exception:  # a fault of the server's: logged, answered, and the socket stays
+            log.exception("game %s: a socket message failed", live.id)
+            failed = ApiError(500, "internal", "the server failed; nothing was changed")
+            connection.send(dumps({"type": "error", "id": answer_id, **failed.to_dict()["error"]}))
 
 
 async def handle(
