@@ -264,3 +264,23 @@ def test_http_bodies_of_any_shape_are_refused_cleanly(
     after = snapshot(api, gid)
     assert after[0] == before[0] and after[2] == before[2]
     no_traceback(caplog)
+
+
+def test_a_fault_of_the_server_is_answered_and_the_socket_stays(
+    api: Api, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    gid, tokens = api.two_players("uttt")
+    service = api.client.app.state.service
+
+    async def broken(*_args: Any) -> None:
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr(service, "play", broken)
+    url = f"/api/games/{gid}/ws"
+    with api.client.websocket_connect(url, subprotocols=token_protocols(tokens[0])) as ws:
+        ws.receive_json()
+        ws.send_json({"type": "move", "move": "r5c5", "state": 0, "id": 5})
+        got = answer(ws)
+        assert got["type"] == "error" and got["code"] == "internal" and got["id"] == 5
+        still_answers(ws)
+    assert any("a socket message failed" in r.getMessage() for r in caplog.records)
