@@ -372,6 +372,11 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--rounds", type=int, default=3, help="rounds of the game, each followed by the echo's"
     )
+    parser.add_argument(
+        "--limits",
+        default="100000000/minute",
+        help="the server's rate limits (on, set high by default: their cost counts; 'none': off)",
+    )
     parser.add_argument("--echo-server", type=int, metavar="PORT", help=argparse.SUPPRESS)
     parser.add_argument(
         "--think-ms",
@@ -404,11 +409,10 @@ def main(argv: list[str] | None = None) -> None:
                     str(Path(tmp) / "bench.db"),
                     "--log-level",
                     "warning",
-                    # limits on, set high: their cost counts, they refuse nothing here
                     "--rate-limit-requests",
-                    "100000000/minute",
+                    args.limits,
                     "--rate-limit-creates",
-                    "100000000/minute",
+                    args.limits,
                 ],
                 stdout=out,
                 stderr=out,

@@ -251,8 +251,8 @@ def create_app(
         log.exception("unexpected error", exc_info=error)
         return error_response(ApiError(500, "internal", "the server failed; nothing was changed"))
 
-    def check_limit(websocket: Any) -> None:
-        limiter.hit(client_of(websocket.scope))
+    async def check_limit(websocket: Any) -> None:
+        await limiter.hit(client_of(websocket.scope))
 
     api_router = build_router(service, check_limit)
     app.include_router(api_router)

@@ -1,11 +1,13 @@
 """Limits per client (by address): requests of any kind, and games created.
 
 Counting is done by the ``limits`` library (fixed windows, in memory: one
-server process holds every game). A client over a limit is refused with
-``429 rate_limited`` in the usual error shape, with ``Retry-After`` and
-``detail.retry_after`` in seconds; a socket gets the same ``error`` message
-and stays open. Limits are strings such as ``"600/minute;20/second"``;
-``None`` or ``""`` turns one off.
+server process holds every game), with its asyncio storage: the threaded
+one starts a timer thread every few milliseconds under load, and those
+threads, contending for the GIL, slowed every commit several times over.
+A client over a limit is refused with ``429 rate_limited`` in the usual
+error shape, with ``Retry-After`` and ``detail.retry_after`` in seconds; a
+socket gets the same ``error`` message and stays open. Limits are strings
+such as ``"600/minute;20/second"``; ``None`` or ``""`` turns one off.
 """
 
 from __future__ import annotations
@@ -17,8 +19,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from limits import RateLimitItem, parse_many
-from limits.storage import MemoryStorage
-from limits.strategies import FixedWindowRateLimiter
+from limits.aio.storage import MemoryStorage
+from limits.aio.strategies import FixedWindowRateLimiter
 
 from sansu.server.errors import ApiError, send_error
 
@@ -59,15 +61,15 @@ class Limiter:
         self._limiter = FixedWindowRateLimiter(MemoryStorage())
         self.refused = 0
 
-    def hit(self, client: str, *, create: bool = False) -> None:
+    async def hit(self, client: str, *, create: bool = False) -> None:
         """Counts one request of ``client``; raises ``ApiError(429)`` when over a limit."""
         items = [("requests", i) for i in self.requests]
         if create:
             items += [("creates", i) for i in self.creates]
         for kind, item in items:
-            if not self._limiter.hit(item, kind, client):
+            if not await self._limiter.hit(item, kind, client):
                 self.refused += 1
-                reset = self._limiter.get_window_stats(item, kind, client).reset_time
+                reset = (await self._limiter.get_window_stats(item, kind, client)).reset_time
                 wait = max(1, math.ceil(reset - time.time()))
                 raise ApiError(
                     429,
@@ -96,7 +98,7 @@ class RateLimit:
             return
         create = scope.get("method") == "POST" and (path in CREATE_PATHS or path.endswith("/join"))
         try:
-            self.limiter.hit(client_of(scope), create=create)
+            await self.limiter.hit(client_of(scope), create=create)
         except ApiError as error:
             retry = str(error.detail["retry_after"]).encode()
             await send_error(send, error, [(b"retry-after", retry)])

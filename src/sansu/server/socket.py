@@ -17,7 +17,7 @@ from __future__ import annotations
 import json
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from fastapi import APIRouter, WebSocket
@@ -37,7 +37,7 @@ TOKEN_PROTOCOL = "token."
 MAX_ID = 2**53
 """Largest request ``id`` echoed back (what every JSON reader holds exactly)."""
 
-CheckLimit = Callable[[WebSocket], None]
+CheckLimit = Callable[[WebSocket], Awaitable[None]]
 
 log = logging.getLogger("sansu.server")
 
@@ -65,7 +65,7 @@ def add_socket_route(
         token = socket_token(websocket)
         try:
             if check_limit is not None:
-                check_limit(websocket)
+                await check_limit(websocket)
             live = await service.get(game_id)
             held = live.holder(token) if token else frozenset()
         except ApiError as error:
@@ -146,7 +146,7 @@ async def receive(
         received = time.perf_counter()
         try:
             if check_limit is not None:
-                check_limit(websocket)
+                await check_limit(websocket)
             request = parse(message)
             answer_id = request_id(request)
             if await handle(service, live, connection, token, request, answer_id):
