@@ -170,7 +170,6 @@ class LiveGame:
     finished_at: float | None = None
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     events: deque[Event] = field(default_factory=lambda: deque(maxlen=EVENT_CACHE))
-    timer: asyncio.TimerHandle | None = None
     computer_version: int = -1
     """The state number a computer move is being searched for (-1: none)."""
     touched: float = field(default_factory=time.monotonic)
