@@ -7,8 +7,16 @@ after a random thinking pause; finished games go on as rematches. Reports
 moves per second, the move round trip (sent → acknowledged, which is after
 the move is committed) at p50/p99, errors, and the CPU load seen.
 
+The floor: a bare Starlette WebSocket echo, served by uvicorn with the same
+settings, is driven by as many clients with the same pauses, in rounds that
+alternate with the game's (the game's clients pause meanwhile; the computer
+games go on), so the move round trip reads as a multiple of what the
+framework alone takes under the same load: the median, mean and worst of the
+rounds' ratios.
+
 Usage: ``python benchmarks/server_bench.py [--games 500] [--computer-games 20]
-[--seconds 30] [--think-ms 1000]`` (``benchmarks/run.py server`` uses the defaults).
+[--seconds 30] [--rounds 3] [--think-ms 1000]`` (``benchmarks/run.py server``
+uses the defaults).
 """
 
 from __future__ import annotations
@@ -36,6 +44,8 @@ HUMAN_MIX = ("uttt", "sansumoku", "thirtyfive", "sumodoku", "challenge")
 COMPUTER_MIX = ("uttt", "sansumoku")
 AVOID = {"timeout", "sudoku", "challenge"}
 TARGET_P99_MS = 100.0
+SETTLE = 1.0
+"""Seconds after a switch of rounds before measuring (moves in flight land)."""
 
 
 def free_port() -> int:
@@ -76,6 +86,13 @@ class Stats:
         self.games_finished = 0
         self.reconnects = 0
         self.measuring = False
+        self.echoes: list[float] = []
+        self.rounds: list[tuple[list[float], list[float]]] = []
+        """Round trips of each round: the game's, then the echo's."""
+        self.measuring_echo = False
+        self.playing = asyncio.Event()
+        """Cleared while the echo's round runs: the game's clients hold their moves."""
+        self.echoing = asyncio.Event()
 
 
 class Seat:
@@ -112,8 +129,11 @@ class Seat:
             self.stats.reconnects += 1
 
     async def _play_game(self) -> str | None:
-        ws_url = f"{self.url}/api/games/{self.game_id}/ws?token={self.token}"
-        async with connect(ws_url, max_size=2**22, open_timeout=60, compression=None) as ws:
+        ws_url = f"{self.url}/api/games/{self.game_id}/ws"
+        protocols: Any = ["sansu", f"token.{self.token}"]  # the token never in the URL
+        async with connect(
+            ws_url, subprotocols=protocols, max_size=2**22, open_timeout=60, compression=None
+        ) as ws:
             seats: list[int] = []
             view: dict[str, Any] = {}
             state = 0
@@ -161,6 +181,8 @@ class Seat:
 
     async def _move(self, ws: Any, view: dict[str, Any], state: int) -> None:
         await asyncio.sleep(self.rng.uniform(0, 2 * self.think))
+        while not self.stats.playing.is_set():  # the echo's round: think again
+            await asyncio.sleep(self.rng.uniform(0, 2 * self.think))
         moves = [m for m in view["legal_moves"] if m not in AVOID] or view["legal_moves"]
         if not moves:
             return
@@ -171,6 +193,69 @@ class Seat:
                 {"type": "move", "move": self.rng.choice(moves), "state": state, "id": self.next_id}
             )
         )
+
+
+class Echo:
+    """A client of the bare echo server: the same pauses, a message of the same shape."""
+
+    def __init__(self, url: str, stats: Stats, rng: random.Random, think: float) -> None:
+        self.url = url
+        self.stats = stats
+        self.rng = rng
+        self.think = think
+
+    async def run(self) -> None:
+        async with connect(self.url, open_timeout=60, compression=None) as ws:
+            n = 0
+            while True:
+                await asyncio.sleep(self.rng.uniform(0, 2 * self.think))
+                if not self.stats.echoing.is_set():
+                    continue
+                n += 1
+                sent = time.perf_counter()
+                await ws.send(json.dumps({"type": "move", "move": "r5c5", "state": n, "id": n}))
+                await ws.recv()
+                if self.stats.measuring_echo:
+                    self.stats.echoes.append(time.perf_counter() - sent)
+
+
+def echo_app() -> Any:
+    """A bare Starlette app that sends every WebSocket text message back."""
+    from starlette.applications import Starlette
+    from starlette.routing import WebSocketRoute
+    from starlette.websockets import WebSocket, WebSocketDisconnect
+
+    async def echo(ws: WebSocket) -> None:
+        await ws.accept()
+        try:
+            while True:
+                await ws.send_text(await ws.receive_text())
+        except WebSocketDisconnect:
+            return
+
+    return Starlette(routes=[WebSocketRoute("/ws", echo)])
+
+
+def serve_echo(port: int) -> None:
+    """Runs the echo with the settings ``sansu serve`` gives uvicorn."""
+    import uvicorn
+
+    gc.set_threshold(50_000, 20, 20)
+    uvicorn.run(
+        echo_app(),
+        host="127.0.0.1",
+        port=port,
+        log_level="warning",
+        access_log=False,
+        ws_max_size=64 * 1024,
+        ws_per_message_deflate=False,
+        lifespan="off",
+    )
+
+
+def percentile(values: list[float], fraction: float) -> float:
+    ordered = sorted(values)
+    return 1000 * ordered[min(len(ordered) - 1, int(len(ordered) * fraction))]
 
 
 async def create_games(
@@ -211,7 +296,7 @@ async def create_games(
     return seats
 
 
-async def drive(url: str, args: argparse.Namespace) -> tuple[Stats, float]:
+async def drive(url: str, echo_url: str, args: argparse.Namespace) -> tuple[Stats, float]:
     rng = random.Random(1)
     stats = Stats()
     stop = asyncio.Event()
@@ -234,17 +319,40 @@ async def drive(url: str, args: argparse.Namespace) -> tuple[Stats, float]:
         )
         for i, (gid, token, leader) in enumerate(seats)
     ]
+    echoes = [
+        Echo(echo_url, stats, random.Random(10_000 + i), args.think_ms / 1000)
+        for i in range(len(clients))
+    ]
     tasks = []
-    for i, client in enumerate(clients):
+    for i, client in enumerate([*clients, *echoes]):
         tasks.append(asyncio.ensure_future(client.run()))
         if i % 50 == 49:
             await asyncio.sleep(0.05)
+    stats.playing.set()
     await asyncio.sleep(args.warmup)
-    stats.measuring = True
-    t0 = time.perf_counter()
-    await asyncio.sleep(args.seconds)
-    stats.measuring = False
-    elapsed = time.perf_counter() - t0
+    each = args.seconds / args.rounds
+    elapsed = 0.0
+    for _ in range(args.rounds):
+        # the game's round
+        stats.echoing.clear()
+        stats.playing.set()
+        await asyncio.sleep(SETTLE)
+        before = len(stats.latencies)
+        stats.measuring = True
+        t0 = time.perf_counter()
+        await asyncio.sleep(each)
+        stats.measuring = False
+        elapsed += time.perf_counter() - t0
+        game_round = stats.latencies[before:]
+        # the echo's round, under the same load but for the game's own moves
+        stats.playing.clear()
+        stats.echoing.set()
+        await asyncio.sleep(SETTLE)
+        before = len(stats.echoes)
+        stats.measuring_echo = True
+        await asyncio.sleep(each)
+        stats.measuring_echo = False
+        stats.rounds.append((game_round, stats.echoes[before:]))
     stop.set()
     for task in tasks:
         task.cancel()
@@ -262,12 +370,24 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seconds", type=float, default=30.0)
     parser.add_argument("--warmup", type=float, default=5.0)
     parser.add_argument(
+        "--rounds", type=int, default=3, help="rounds of the game, each followed by the echo's"
+    )
+    parser.add_argument(
+        "--limits",
+        default="100000000/minute",
+        help="the server's rate limits (on, set high by default: their cost counts; 'none': off)",
+    )
+    parser.add_argument("--echo-server", type=int, metavar="PORT", help=argparse.SUPPRESS)
+    parser.add_argument(
         "--think-ms",
         type=float,
         default=1000.0,
         help="mean thinking pause of a client before each move",
     )
     args = parser.parse_args(argv if argv is not None else [])
+    if args.echo_server:
+        serve_echo(args.echo_server)
+        return
     gc.set_threshold(50_000, 20, 20)  # the clients' own pauses would count as round trip
     port = free_port()
     url = f"http://127.0.0.1:{port}"
@@ -289,10 +409,21 @@ def main(argv: list[str] | None = None) -> None:
                     str(Path(tmp) / "bench.db"),
                     "--log-level",
                     "warning",
+                    "--rate-limit-requests",
+                    args.limits,
+                    "--rate-limit-creates",
+                    args.limits,
                 ],
                 stdout=out,
                 stderr=out,
             )
+            echo_port = free_port()
+            echo = subprocess.Popen(
+                [sys.executable, __file__, "--echo-server", str(echo_port)],
+                stdout=out,
+                stderr=out,
+            )
+        echo_url = f"ws://127.0.0.1:{echo_port}/ws"
         try:
             end = time.monotonic() + 60
             while True:
@@ -314,24 +445,29 @@ def main(argv: list[str] | None = None) -> None:
             )
             client0 = time.process_time()
             wall0 = time.perf_counter()
-            stats, elapsed = asyncio.run(drive(url, args))
-            client_share = (time.process_time() - client0) / (time.perf_counter() - wall0)
+            stats, elapsed = asyncio.run(drive(url, echo_url, args))
+            whole = time.perf_counter() - wall0
+            client_share = (time.process_time() - client0) / whole
             cpu1 = cpu_seconds(server.pid)
             kids1 = children_cpu(server.pid)
             health = httpx.get(f"{url}/api/health").json()
         finally:
+            echo.send_signal(signal.SIGINT)
             server.send_signal(signal.SIGINT)
             try:
                 server.wait(timeout=15)
             except subprocess.TimeoutExpired:
                 server.kill()
+            try:
+                echo.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                echo.kill()
         tail = log.read_text()[-2000:]
     lat = sorted(stats.latencies)
     p50 = statistics.median(lat) * 1000 if lat else float("nan")
     p99 = lat[min(len(lat) - 1, int(len(lat) * 0.99))] * 1000 if lat else float("nan")
     commits = health["commits"] - health0["commits"]
     writes = health["writes"] - health0["writes"]
-    whole = elapsed + args.warmup
     print(
         f"  moves acknowledged: {stats.moves} in {elapsed:.1f} s = {stats.moves / elapsed:.0f}"
         f" moves/s; games finished {stats.games_finished}, rematches joined"
@@ -341,6 +477,24 @@ def main(argv: list[str] | None = None) -> None:
         f"  round trip: p50 {p50:.1f} ms, p99 {p99:.1f} ms (target p99 < {TARGET_P99_MS:.0f}"
         f" ms: {'met' if p99 < TARGET_P99_MS else 'NOT met'}); errors {len(stats.errors)}"
     )
+    ratios = [
+        (
+            percentile(game, 0.99) / percentile(floor, 0.99),
+            percentile(game, 0.5) / percentile(floor, 0.5),
+        )
+        for game, floor in stats.rounds
+        if game and floor
+    ]
+    if ratios and stats.echoes:
+        p99s = [r[0] for r in ratios]
+        p50s = [r[1] for r in ratios]
+        print(
+            f"  bare Starlette echo, same clients and pauses, {len(ratios)} interleaved rounds:"
+            f" p50 {percentile(stats.echoes, 0.5):.1f} ms, p99 {percentile(stats.echoes, 0.99):.1f}"
+            f" ms; move / echo p99: median {statistics.median(p99s):.1f}x, mean"
+            f" {statistics.mean(p99s):.1f}x, worst {max(p99s):.1f}x (p50: median"
+            f" {statistics.median(p50s):.1f}x, worst {max(p50s):.1f}x)"
+        )
     spent = {
         k: health["store_seconds"][k] - health0["store_seconds"][k]
         for k in ("statements", "commits")

@@ -21,6 +21,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from sansu.server import create_app
+from sansu.server.ratelimit import RateLimits
 
 ROOT = Path(__file__).resolve().parents[2]
 HOST_WORDS = ("timeout", "sudoku", "challenge")
@@ -110,9 +111,14 @@ def pick(moves: list[str], rng: random.Random) -> str:
     return rng.choice(playable)
 
 
+NO_LIMITS = RateLimits(requests=None, creates=None)
+
+
 def make_client(db: str, **kwargs: Any) -> TestClient:
     kwargs.setdefault("computer_workers", 0)
     kwargs.setdefault("computer_time_ms", 20)
+    kwargs.setdefault("rate_limits", NO_LIMITS)
+    kwargs.setdefault("warm_up", False)
     return TestClient(create_app(db, **kwargs))
 
 

@@ -31,9 +31,11 @@ def free_port() -> int:
 class Server:
     """``sansu serve`` in a subprocess on a free port."""
 
-    def __init__(self, db: Path, log: Path) -> None:
+    def __init__(self, db: Path, log: Path, *options: str) -> None:
         self.db = db
         self.log = log
+        self.options = options
+        """More ``sansu serve`` options (a later option overrides the defaults)."""
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.process: subprocess.Popen[bytes] | None = None
@@ -56,6 +58,7 @@ class Server:
                     "50",
                     "--log-level",
                     "warning",
+                    *self.options,
                 ],
                 stdout=out,
                 stderr=out,

@@ -14,9 +14,8 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
+from sansu.ai.rewards import Rewards, rewards_of
 from sansu.core.protocol import Game, Move, State
-
-Rewards = tuple[float, ...]
 
 HOST_MOVES = frozenset({"timeout"})
 """Moves that only the host applies (a clock running out): never chosen by a player."""
@@ -80,8 +79,6 @@ class Adapter:
 
     def playout(self, state: State, rng: random.Random, limit: int) -> Rewards:
         """Play ``state`` out (at most ``limit`` moves) and return everyone's reward."""
-        from sansu.ai.mcts import rewards_of
-
         for _ in range(limit):
             if state.result is not None:
                 return rewards_of(state.result, self.players, self.teams)
@@ -262,8 +259,6 @@ class SumodokuAdapter(Adapter):
         return -1, moves
 
     def _engine_playout(self, state: State, rng: random.Random, limit: int) -> Rewards:
-        from sansu.ai.mcts import rewards_of
-
         dead = False  # once the grid cannot be completed it never can again
         s: Any = state
         for _ in range(limit):

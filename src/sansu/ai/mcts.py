@@ -31,24 +31,13 @@ import gc
 import math
 import random
 import time
-from collections.abc import Sequence
 
 from sansu.ai.adapters import Adapter
 from sansu.ai.analysis import Candidate, RootStats
-from sansu.core.protocol import Move, Result, State
+from sansu.ai.rewards import Rewards, rewards_of
+from sansu.core.protocol import Move, State
 
-Rewards = tuple[float, ...]
-
-
-def rewards_of(
-    result: Result, players: int, teams: Sequence[Sequence[int]] | None = None
-) -> Rewards:
-    """Each player's reward for a finished game (see the module's docstring)."""
-    if result.draw or not result.winners:
-        return (1.0 / players,) * players
-    winners = set(result.winners)
-    share = 1.0 if teams is not None else 1.0 / len(winners)
-    return tuple(share if p in winners else 0.0 for p in range(players))
+__all__ = ["MCTS", "Node", "Rewards", "rewards_of"]
 
 
 class Node:

@@ -6,6 +6,8 @@ import argparse
 import gc
 import sys
 
+from sansu.server.ratelimit import CREATES, REQUESTS
+
 
 def register(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser(
@@ -39,6 +41,27 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="cap on the computer's thinking time per move",
     )
     parser.add_argument(
+        "--rate-limit-requests",
+        metavar="LIMITS",
+        default=REQUESTS,
+        help="API requests and socket messages per client address, e.g. '1200/minute;50/second'"
+        " ('none': no limit; default %(default)s)",
+    )
+    parser.add_argument(
+        "--rate-limit-creates",
+        metavar="LIMITS",
+        default=CREATES,
+        help="games created, imported or joined per client address ('none': no limit;"
+        " default %(default)s)",
+    )
+    parser.add_argument(
+        "--keep-idle",
+        type=float,
+        default=None,
+        metavar="SECONDS",
+        help="an unused game in play leaves memory after this long (default: 15 minutes)",
+    )
+    parser.add_argument(
         "--log-level", default="info", choices=("critical", "error", "warning", "info", "debug")
     )
     parser.set_defaults(func=run)
@@ -48,14 +71,23 @@ def run(args: argparse.Namespace) -> int:
     import uvicorn
 
     from sansu.server import create_app, default_db_path
+    from sansu.server.ratelimit import RateLimits
 
     if not 0 < args.port < 65536:
         print(f"sansu serve: bad port {args.port}", file=sys.stderr)
         return 2
     db = args.db or str(default_db_path())
     try:
+        limits = RateLimits(
+            requests=None if args.rate_limit_requests == "none" else args.rate_limit_requests,
+            creates=None if args.rate_limit_creates == "none" else args.rate_limit_creates,
+        )
         app = create_app(
-            db, computer_workers=args.computer_workers, computer_time_ms=args.computer_time_ms
+            db,
+            computer_workers=args.computer_workers,
+            computer_time_ms=args.computer_time_ms,
+            rate_limits=limits,
+            **({} if args.keep_idle is None else {"keep_idle": args.keep_idle}),
         )
     except Exception as error:  # a bad URL or an unreachable database
         print(f"sansu serve: {error}", file=sys.stderr)

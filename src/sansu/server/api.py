@@ -1,34 +1,25 @@
-"""The HTTP API and the WebSocket of each game.
+"""The HTTP API: thin routes from requests to the game service, and the request shapes.
 
 Everything lives under ``/api``; ``/api/docs`` shows the OpenAPI schema.
-A seat's token travels as ``Authorization: Bearer TOKEN`` (HTTP) or
-``?token=TOKEN`` (WebSocket, where browsers cannot set headers).
+A seat's token travels as ``Authorization: Bearer TOKEN``; the WebSocket of
+a game is :mod:`sansu.server.socket`.
 """
 
 from __future__ import annotations
 
-import asyncio
-import json
-import pathlib
-import time
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Body, Header, Path, Query, WebSocket
+from fastapi import APIRouter, Body, Header, Path, Query
 from fastapi.responses import JSONResponse, PlainTextResponse
 from pydantic import BaseModel, ConfigDict, Field
-from starlette.websockets import WebSocketDisconnect
 
 import sansu
 from sansu.core.registry import game_class
-from sansu.server.computer import levels
 from sansu.server.errors import ApiError
-from sansu.server.hub import Connection, dumps
-from sansu.server.service import GameService, LiveGame
-
-RULES = pathlib.Path(__file__).resolve().parents[1] / "rules"  # package data: docs/rules
-"""The rule texts, shipped in the package (the web app shows them)."""
-MAX_WS_MESSAGE = 16 * 1024
-"""Longest WebSocket message accepted from a client, in characters."""
+from sansu.server.rules import rules_markdown
+from sansu.server.service import GameService
+from sansu.server.socket import CheckLimit, add_socket_route
+from sansu.server.views import catalog, game_json
 
 OptionValue = bool | int | str | None
 GameName = Literal[
@@ -53,7 +44,7 @@ class ErrorBody(BaseModel):
 
 
 def _errors(*codes: int) -> dict[int | str, dict[str, Any]]:
-    return {code: {"model": ErrorBody} for code in (*codes, 400, 413, 422)}
+    return {code: {"model": ErrorBody} for code in (*codes, 400, 413, 422, 429)}
 
 
 class SeatSpec(BaseModel):
@@ -136,48 +127,7 @@ def bearer(authorization: str | None) -> str | None:
     return value.strip()
 
 
-def catalog() -> dict[str, Any]:
-    games = []
-    for game_id in sansu.game_ids():
-        cls = game_class(game_id)
-        game = cls()
-        games.append(
-            {
-                "id": cls.id,
-                "title": cls.title,
-                "aliases": list(cls.aliases),
-                "players": game.num_players,
-                "options": [
-                    {
-                        "name": o.name,
-                        "kind": o.kind.__name__,
-                        "default": o.default,
-                        "help": o.help,
-                        "choices": None if o.choices is None else list(o.choices),
-                        "low": o.low,
-                        "high": o.high,
-                    }
-                    for o in cls.option_specs
-                ],
-            }
-        )
-    return {"games": games, "levels": list(levels())}
-
-
-def game_json(service: GameService, live: LiveGame, held: frozenset[int]) -> dict[str, Any]:
-    data = live.summary()
-    to_move = live.state.to_move
-    viewer = None if not held else (to_move if to_move in held else min(held))
-    data["you"] = sorted(held)
-    data["view"] = json.loads(live.view_json(viewer))
-    data["moves"] = [m.public() for m in live.moves]
-    data["presence"] = service.hub.presence(live)
-    data["can_take_back"] = bool(held) and service.can_take_back(live, held) is None
-    data["hidden_information"] = live.hidden
-    return data
-
-
-def build_router(service: GameService) -> APIRouter:
+def build_router(service: GameService, check_limit: CheckLimit | None = None) -> APIRouter:
     router = APIRouter(prefix="/api")
 
     @router.get("/health", tags=["server"])
@@ -216,10 +166,10 @@ def build_router(service: GameService) -> APIRouter:
     )
     async def get_rules(game: GameName) -> MarkdownResponse:
         """The rules of a game, as Markdown (``docs/rules/GAME.md``)."""
-        path = RULES / f"{game_class(game).id}.md"
-        if not path.is_file():
+        text = rules_markdown(game_class(game).id)
+        if text is None:
             raise ApiError(404, "no_rules", f"the rules of {game!r} are not installed here")
-        return MarkdownResponse(path.read_text(encoding="utf-8"))
+        return MarkdownResponse(text)
 
     @router.post(
         "/games", status_code=201, tags=["games"], responses=_errors(503), response_model=Created
@@ -365,98 +315,8 @@ def build_router(service: GameService) -> APIRouter:
         live = await service.import_record(record)
         return {"id": live.id, "status": live.status, "ply": len(live.moves)}
 
-    @router.websocket("/games/{game_id}/ws")
-    async def socket(
-        websocket: WebSocket, game_id: str, token: str | None = None, since: int | None = None
-    ) -> None:
-        await websocket.accept()
-        try:
-            live = await service.get(game_id)
-            held = live.holder(token) if token else frozenset()
-        except ApiError as error:
-            await websocket.send_text(dumps({"type": "error", **error.to_dict()["error"]}))
-            await websocket.close(code=4000 + error.status)
-            return
-        connection = Connection(websocket, live.id, held)
-        missed = (
-            [e.to_json() for e in await service.events_since(live, since)]
-            if since is not None
-            else []
-        )
-        hello = game_json(service, live, held)
-        hello.pop("presence", None)
-        hello.update(type="hello", missed=missed)
-        connection.send(dumps(hello))
-        service.hub.add(live, connection)
-        sender = asyncio.create_task(connection.run_sender())
-        try:
-            await _receive(service, live, connection, websocket)
-        finally:
-            service.hub.remove(live, connection)
-            await sender
-
+    add_socket_route(router, service, check_limit)
     return router
-
-
-async def _receive(
-    service: GameService, live: LiveGame, connection: Connection, websocket: WebSocket
-) -> None:
-    """Answers a client's messages: move, resign, takeback, rematch, ping."""
-    token = websocket.query_params.get("token")
-    while not connection.closed:
-        try:
-            text = await websocket.receive_text()
-        except (WebSocketDisconnect, RuntimeError):
-            return
-        request_id: Any = None
-        received = time.perf_counter()
-        try:
-            if len(text) > MAX_WS_MESSAGE:
-                raise ApiError(
-                    413, "too_large", f"a message is at most {MAX_WS_MESSAGE} characters"
-                )
-            try:
-                message = json.loads(text)
-            except json.JSONDecodeError as error:
-                raise ApiError(400, "malformed_json", f"not JSON: {error}") from None
-            if not isinstance(message, dict):
-                raise ApiError(400, "bad_message", "a message is a JSON object with a type")
-            request_id = message.get("id")
-            if request_id is not None and not isinstance(request_id, int | str):
-                request_id = None
-            kind = message.get("type")
-            state = message.get("state")
-            if state is not None and (isinstance(state, bool) or not isinstance(state, int)):
-                raise ApiError(422, "bad_message", "state is a whole number")
-            if kind == "ping":
-                connection.send(dumps({"type": "pong", "id": request_id}))
-                continue
-            if kind == "move":
-                move = message.get("move")
-                if not isinstance(move, str):
-                    raise ApiError(422, "bad_message", "a move message has the move's text in move")
-                await service.play(live.id, token, move, state)
-            elif kind == "resign":
-                await service.resign(live.id, token, state)
-            elif kind == "takeback":
-                await service.take_back(live.id, token, state)
-            elif kind == "rematch":
-                await service.offer_rematch(live.id, token)
-            elif kind == "decline_rematch":
-                await service.decline_rematch(live.id, token)
-            else:
-                raise ApiError(
-                    400,
-                    "bad_message",
-                    f"unknown message type {kind!r} (move, resign, takeback, rematch,"
-                    " decline_rematch, ping)",
-                )
-            connection.send(
-                dumps({"type": "ack", "id": request_id, "state": live.version, "seq": live.seq})
-            )
-            service.timings.append(time.perf_counter() - received)
-        except ApiError as error:
-            connection.send(dumps({"type": "error", "id": request_id, **error.to_dict()["error"]}))
 
 
 def error_response(error: ApiError) -> JSONResponse:

@@ -9,7 +9,6 @@ stop it finishes the writes in flight and closes the store.
 from __future__ import annotations
 
 import html
-import json
 import logging
 import os
 import re
@@ -25,12 +24,16 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 import sansu
-from sansu.server.api import build_router, catalog, error_response
+from sansu.server import logs
+from sansu.server.api import build_router, error_response
 from sansu.server.computer import ComputerRunner
-from sansu.server.errors import ApiError
+from sansu.server.errors import ApiError, send_error
 from sansu.server.hub import Hub
+from sansu.server.ratelimit import Limiter, RateLimit, RateLimits, client_of
+from sansu.server.rounds import KEEP_FINISHED, KEEP_IDLE
 from sansu.server.service import GameService
 from sansu.server.store import Store
+from sansu.server.views import catalog
 
 log = logging.getLogger("sansu.server")
 
@@ -98,20 +101,7 @@ class BodyLimit:
 
     @staticmethod
     async def _refuse(send: Send, limit: int) -> None:
-        body = json.dumps(
-            ApiError(413, "too_large", f"the body is over {limit} bytes").to_dict()
-        ).encode()
-        await send(
-            {
-                "type": "http.response.start",
-                "status": 413,
-                "headers": [
-                    (b"content-type", b"application/json"),
-                    (b"content-length", str(len(body)).encode()),
-                ],
-            }
-        )
-        await send({"type": "http.response.body", "body": body})
+        await send_error(send, ApiError(413, "too_large", f"the body is over {limit} bytes"))
 
 
 class AllowedMethods:
@@ -170,29 +160,44 @@ def create_app(
     computer_workers: int | None = None,
     computer_time_ms: int | None = None,
     static_dir: str | Path | None = None,
+    rate_limits: RateLimits | None = None,
+    keep_idle: float = KEEP_IDLE,
+    keep_finished: float = KEEP_FINISHED,
+    warm_up: bool = True,
 ) -> FastAPI:
     """The server's app on the database ``db_url`` (a SQLAlchemy URL or a SQLite file path).
 
     ``computer_workers``: processes for computer moves (default: one per
     core; 0 runs them in threads). ``computer_time_ms`` caps their thinking
     time per move. ``static_dir``: the web app (default: ``sansu/web/static``).
+    ``rate_limits``: per client (default :class:`RateLimits`). ``keep_idle``,
+    ``keep_finished``: seconds an unused game in play, or finished, stays in
+    memory. ``warm_up``: load the computer players' compiled code before
+    answering anyone (tests without computer games turn it off).
     """
     store = Store(db_url or str(default_db_path()))
     hub = Hub()
     computer = ComputerRunner(computer_workers, time_ms_cap=computer_time_ms)
-    service = GameService(store, hub, computer)
+    service = GameService(store, hub, computer, keep_idle=keep_idle, keep_finished=keep_finished)
+    limiter = Limiter(rate_limits)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
-        store.open()
-        await service.start()
+        logs.install()
         try:
+            if warm_up:
+                await computer.start()
+            store.open()
+            await service.start()
             yield
         finally:
-            await service.stop()
-            await store.drain()
-            computer.close()
-            store.close()
+            # Every way out (a signal, an error at start, the app's end) stops the workers.
+            try:
+                await service.stop()
+                await store.drain()
+            finally:
+                computer.close()
+                store.close()
 
     app = FastAPI(
         title="sansu",
@@ -205,6 +210,7 @@ def create_app(
     )
     app.state.service = service
     app.state.store = store
+    app.state.limiter = limiter
 
     @app.exception_handler(ApiError)
     async def _api_error(_request: Request, error: ApiError) -> JSONResponse:
@@ -245,7 +251,10 @@ def create_app(
         log.exception("unexpected error", exc_info=error)
         return error_response(ApiError(500, "internal", "the server failed; nothing was changed"))
 
-    api_router = build_router(service)
+    async def check_limit(websocket: Any) -> None:
+        await limiter.hit(client_of(websocket.scope))
+
+    api_router = build_router(service, check_limit)
     app.include_router(api_router)
 
     static = Path(static_dir) if static_dir is not None else STATIC
@@ -274,4 +283,5 @@ def create_app(
 
     app.add_middleware(AllowedMethods, routes=api_router.routes)
     app.add_middleware(BodyLimit)
+    app.add_middleware(RateLimit, limiter=limiter)
     return app

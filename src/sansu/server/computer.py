@@ -4,14 +4,24 @@ A request is plain data (game id, options, the moves so far, level, seed,
 time budget); the worker rebuilds the position and asks :mod:`sansu.ai` for
 a move. Searches run in a process pool sized to the cores, so they use
 every core and never hold the server's event loop or its GIL.
+
+No player waits for compiled code: each worker loads every game's compiled
+search when it starts (:func:`warm_up`), and :meth:`ComputerRunner.start`
+waits until every worker has, before the server answers anyone. Workers
+leave with the server: :meth:`ComputerRunner.close` ends them, and a worker
+whose server died without closing it (``kill -9``) notices and exits.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import multiprocessing
 import os
+import queue
 import random
+import threading
+import time
 from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
@@ -74,6 +84,36 @@ def choose_move(request: ComputerRequest) -> str:
     return str(analysis.move)
 
 
+def warm_up() -> None:
+    """Loads (compiling on first use) every game's search, at every level."""
+    import sansu
+    from sansu.ai import LEVELS, get_player
+
+    for game in sansu.game_ids():
+        for level in LEVELS:
+            try:
+                get_player(game, level, seed=0).warm_up()
+            except Exception:  # a player that cannot warm up still plays (slower at first)
+                log.exception("cannot warm up the %s player of %s", level, game)
+
+
+def _watch_parent(parent: int) -> None:
+    while os.getppid() == parent:
+        time.sleep(1.0)
+    os._exit(0)  # the server is gone: nobody will ask for this worker's move
+
+
+def _worker_start(parent: int, ready: Any) -> None:
+    """Runs first in every worker: follow the server's life, then load the compiled code."""
+    threading.Thread(target=_watch_parent, args=(parent,), daemon=True).start()
+    warm_up()
+    ready.put(os.getpid())
+
+
+def _pid() -> int:
+    return os.getpid()
+
+
 def random_move(state: Any, seed: int) -> str:
     """A seeded random legal move, host moves only when nothing else is legal."""
     moves = [str(m) for m in state.legal_moves()]
@@ -99,17 +139,41 @@ class ComputerRunner:
         self.workers = cores() if workers is None else workers
         self.time_ms_cap = time_ms_cap
         self._pool: Executor | None = None
+        self._ready: Any = None
 
     def _executor(self) -> Executor | None:
         if self.workers <= 0:
             return None
         if self._pool is None:
-            import multiprocessing
-
+            context = multiprocessing.get_context("spawn")
+            self._ready = context.Queue()
             self._pool = ProcessPoolExecutor(
-                max_workers=self.workers, mp_context=multiprocessing.get_context("spawn")
+                max_workers=self.workers,
+                mp_context=context,
+                initializer=_worker_start,
+                initargs=(os.getpid(), self._ready),
             )
         return self._pool
+
+    async def start(self, timeout: float = 600.0) -> None:
+        """Starts every worker and waits until each has loaded the compiled code
+        (threads: loads it here)."""
+        executor = self._executor()
+        if executor is None:
+            await asyncio.to_thread(warm_up)
+            return
+        loop = asyncio.get_running_loop()
+        # One call per worker makes the pool start them all (each warms up first).
+        calls = [loop.run_in_executor(executor, _pid) for _ in range(self.workers)]
+        ready = self._ready
+        deadline = time.monotonic() + timeout
+        try:
+            for _ in range(self.workers):
+                left = max(0.1, deadline - time.monotonic())
+                await asyncio.to_thread(ready.get, True, left)
+        except queue.Empty:
+            log.warning("the computer players were not ready within %.0f s", timeout)
+        await asyncio.gather(*calls)
 
     def budget(self, game: str, level: str, seconds_left: float | None) -> int | None:
         """Thinking time for one move: the level's, capped by the server and the clock."""
@@ -130,11 +194,24 @@ class ComputerRunner:
             return await loop.run_in_executor(executor, choose_move, request)
         except BrokenProcessPool:
             log.warning("the computer players' pool broke; starting a new one")
-            self._pool = None
+            self.close()
             executor = self._executor()
             return await loop.run_in_executor(executor, choose_move, request)
 
     def close(self) -> None:
-        if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
-            self._pool = None
+        """Ends the workers now, searches under way included; nothing is left behind."""
+        pool, self._pool = self._pool, None
+        if pool is None:
+            return
+        processes = list((getattr(pool, "_processes", None) or {}).values())
+        pool.shutdown(wait=False, cancel_futures=True)
+        for process in processes:
+            if process.is_alive():
+                process.terminate()
+        for process in processes:
+            process.join(timeout=5)
+        pool.shutdown(wait=True)
+        if self._ready is not None:
+            self._ready.close()
+            self._ready.join_thread()
+            self._ready = None

@@ -8,6 +8,8 @@ refusal changes nothing on the server.
 
 from __future__ import annotations
 
+import json
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 
@@ -51,3 +53,24 @@ def wrong_token() -> ApiError:
 
 def game_over() -> ApiError:
     return ApiError(409, "game_over", "the game is over")
+
+
+async def send_error(
+    send: Callable[[dict[str, Any]], Awaitable[None]],
+    error: ApiError,
+    headers: list[tuple[bytes, bytes]] | None = None,
+) -> None:
+    """Answers an HTTP request with ``error`` straight from ASGI middleware."""
+    body = json.dumps(error.to_dict()).encode()
+    await send(
+        {
+            "type": "http.response.start",
+            "status": error.status,
+            "headers": [
+                (b"content-type", b"application/json"),
+                (b"content-length", str(len(body)).encode()),
+                *(headers or []),
+            ],
+        }
+    )
+    await send({"type": "http.response.body", "body": body})

@@ -11,22 +11,16 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any, Protocol
 
-if TYPE_CHECKING:
-    from sansu.server.service import Event, LiveGame
+from sansu.server.live import Event, LiveGame, dumps
 
 log = logging.getLogger("sansu.server")
 
 MAX_QUEUE = 1000
 """Messages a connection may have waiting before it is dropped as too slow."""
-
-
-def dumps(data: Any) -> str:
-    return json.dumps(data, separators=(",", ":"), ensure_ascii=False)
 
 
 class Socket(Protocol):
@@ -74,7 +68,11 @@ class Connection:
             try:
                 await self.socket.send_text(message)
             except Exception:
+                # Gone, or a message that cannot be sent: close rather than stay
+                # counted as present while answering nothing.
                 self.closed = True
+                with contextlib.suppress(Exception):
+                    await self.socket.close(code=1011, reason="cannot send")
                 return
 
 

@@ -131,11 +131,12 @@ export class Live {
     if (this.closed) return;
     const proto = location.protocol === 'https:' ? 'wss' : 'ws';
     const params = new URLSearchParams();
-    if (this.token) params.set('token', this.token);
     const since = this.since();
     if (since !== null && since !== undefined) params.set('since', since);
     const qs = params.toString() ? `?${params}` : '';
-    const ws = new WebSocket(`${proto}://${location.host}/api/games/${enc(this.id)}/ws${qs}`);
+    // The seat's token travels as a subprotocol, never in the URL (servers log URLs).
+    const protocols = this.token ? ['sansu', `token.${this.token}`] : ['sansu'];
+    const ws = new WebSocket(`${proto}://${location.host}/api/games/${enc(this.id)}/ws${qs}`, protocols);
     this.ws = ws;
     ws.onopen = () => {
       this.tries = 0;

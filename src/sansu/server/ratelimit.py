@@ -1,0 +1,106 @@
+"""Limits per client (by address): requests of any kind, and games created.
+
+Counting is done by the ``limits`` library (fixed windows, in memory: one
+server process holds every game), with its asyncio storage: the threaded
+one starts a timer thread every few milliseconds under load, and those
+threads, contending for the GIL, slowed every commit several times over.
+A client over a limit is refused with ``429 rate_limited`` in the usual
+error shape, with ``Retry-After`` and ``detail.retry_after`` in seconds; a
+socket gets the same ``error`` message and stays open. Limits are strings
+such as ``"600/minute;20/second"``; ``None`` or ``""`` turns one off.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Awaitable, Callable, MutableMapping
+from dataclasses import dataclass
+from typing import Any
+
+from limits import RateLimitItem, parse_many
+from limits.aio.storage import MemoryStorage
+from limits.aio.strategies import FixedWindowRateLimiter
+
+from sansu.server.errors import ApiError, send_error
+
+Scope = MutableMapping[str, Any]
+ASGIApp = Callable[[Scope, Any, Any], Awaitable[None]]
+
+REQUESTS = "1200/minute"
+"""Default: HTTP requests to the API, socket connections and socket messages, per client."""
+CREATES = "60/minute;1000/day"
+"""Default: games created (new games, imported records, seats joined), per client."""
+CREATE_PATHS = ("/api/games", "/api/records")
+
+
+@dataclass(frozen=True)
+class RateLimits:
+    """The limits of a server (``None`` or ``""``: no limit of that kind)."""
+
+    requests: str | None = REQUESTS
+    creates: str | None = CREATES
+
+
+def _items(spec: str | None) -> list[RateLimitItem]:
+    if not spec:
+        return []
+    try:
+        return parse_many(spec)
+    except ValueError as error:
+        raise ValueError(f"bad rate limit {spec!r}: {error}") from None
+
+
+class Limiter:
+    """Counts each client's requests and creations, and refuses what goes over."""
+
+    def __init__(self, limits: RateLimits | None = None) -> None:
+        limits = limits or RateLimits()
+        self.requests = _items(limits.requests)
+        self.creates = _items(limits.creates)
+        self._limiter = FixedWindowRateLimiter(MemoryStorage())
+        self.refused = 0
+
+    async def hit(self, client: str, *, create: bool = False) -> None:
+        """Counts one request of ``client``; raises ``ApiError(429)`` when over a limit."""
+        items = [("requests", i) for i in self.requests]
+        if create:
+            items += [("creates", i) for i in self.creates]
+        for kind, item in items:
+            if not await self._limiter.hit(item, kind, client):
+                self.refused += 1
+                reset = (await self._limiter.get_window_stats(item, kind, client)).reset_time
+                wait = max(1, math.ceil(reset - time.time()))
+                raise ApiError(
+                    429,
+                    "rate_limited",
+                    f"too many {kind} from this address (limit {item}); try again in {wait} s",
+                    retry_after=wait,
+                )
+
+
+def client_of(scope: Scope) -> str:
+    client = scope.get("client")
+    return str(client[0]) if client else "unknown"
+
+
+class RateLimit:
+    """ASGI middleware: applies :class:`Limiter` to every HTTP request under ``/api/``."""
+
+    def __init__(self, app: ASGIApp, limiter: Limiter) -> None:
+        self.app = app
+        self.limiter = limiter
+
+    async def __call__(self, scope: Scope, receive: Any, send: Any) -> None:
+        path = scope.get("path", "")
+        if scope["type"] != "http" or not path.startswith("/api/"):
+            await self.app(scope, receive, send)
+            return
+        create = scope.get("method") == "POST" and (path in CREATE_PATHS or path.endswith("/join"))
+        try:
+            await self.limiter.hit(client_of(scope), create=create)
+        except ApiError as error:
+            retry = str(error.detail["retry_after"]).encode()
+            await send_error(send, error, [(b"retry-after", retry)])
+            return
+        await self.app(scope, receive, send)

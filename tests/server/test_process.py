@@ -1,0 +1,148 @@
+"""A real ``sansu serve``: no secret in its log, nothing left behind when it stops, and no
+cold first computer move."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import sys
+import time
+from pathlib import Path
+
+import httpx
+import pytest
+from websockets.sync.client import connect
+
+from tests.server.test_crash import Server, auth, new_game
+
+pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="reads /proc")
+
+
+def children(pid: int) -> set[int]:
+    """Every process descended from ``pid``."""
+    parents: dict[int, int] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text()
+            except OSError:
+                continue
+            parents[int(entry.name)] = int(stat.rpartition(")")[2].split()[1])
+    found: set[int] = set()
+    todo = [pid]
+    while todo:
+        parent = todo.pop()
+        for child, ppid in parents.items():
+            if ppid == parent and child not in found:
+                found.add(child)
+                todo.append(child)
+    return found
+
+
+def alive(pid: int) -> bool:
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat.rpartition(")")[2].split()[0] != "Z"
+
+
+def answer(ws: object, kinds: tuple[str, ...] = ("ack", "error", "pong")) -> dict[str, object]:
+    while True:
+        message = json.loads(ws.recv(timeout=10))  # type: ignore[attr-defined]
+        if message["type"] in kinds:
+            return message
+
+
+def test_no_seat_token_reaches_the_log(tmp_path: Path) -> None:
+    log = tmp_path / "server.log"
+    server = Server(tmp_path / "g.db", log, "--log-level", "info")
+    server.start()
+    tokens: list[str] = []
+    try:
+        with httpx.Client(base_url=server.url, timeout=10) as c:
+            for _ in range(2):
+                gid, seats = new_game(c, "uttt")
+                tokens += seats.values()
+                ws_url = f"ws://127.0.0.1:{server.port}/api/games/{gid}/ws"
+                # seat 0 the new way (a subprotocol); seat 1 the old way (the URL)
+                with (
+                    connect(ws_url, subprotocols=["sansu", f"token.{seats[0]}"]) as p0,
+                    connect(f"{ws_url}?token={seats[1]}&since=0") as p1,
+                ):
+                    assert p0.subprotocol == "sansu"
+                    state = 0
+                    for player, move in ((p0, "r5c5"), (p1, "r4c4"), (p0, "r2c2")):
+                        player.send(json.dumps({"type": "move", "move": move, "state": state}))
+                        ack = answer(player)
+                        assert ack["type"] == "ack", ack
+                        state = int(ack["state"])  # type: ignore[arg-type]
+                r = c.post(f"/api/games/{gid}/resign", json={}, headers=auth(seats[1]))
+                assert r.status_code == 200
+    finally:
+        server.stop()
+    text = log.read_text(errors="replace")
+    assert "WebSocket /api/games/" in text  # the accepts were logged ...
+    assert "token=[hidden]" in text
+    for token in tokens:  # ... without any token
+        assert token not in text
+
+
+def test_sigterm_while_the_computer_thinks_leaves_no_process(tmp_path: Path) -> None:
+    log = tmp_path / "server.log"
+    server = Server(tmp_path / "g.db", log, "--computer-workers", "2", "--computer-time-ms", "8000")
+    server.start()
+    assert server.process is not None
+    pid = server.process.pid
+    with httpx.Client(base_url=server.url, timeout=10) as c:
+        gid, seats = new_game(
+            c, "uttt", seats=[{"kind": "human"}, {"kind": "computer", "level": "max"}]
+        )
+        r = c.post(
+            f"/api/games/{gid}/moves", json={"move": "r5c5", "state": 0}, headers=auth(seats[0])
+        )
+        assert r.status_code == 200, r.text
+    time.sleep(1.0)  # the computer is thinking (for up to 8 s)
+    workers = children(pid)
+    assert len(workers) >= 2, workers  # the two workers (and the pool's helpers)
+    os.kill(pid, signal.SIGTERM)
+    server.process.wait(timeout=20)
+    end = time.monotonic() + 10
+    while time.monotonic() < end and any(alive(w) for w in workers):
+        time.sleep(0.1)
+    assert not [w for w in workers if alive(w)]
+    text = log.read_text(errors="replace")
+    assert "leaked semaphore" not in text and "Traceback" not in text, text[-3000:]
+
+
+@pytest.mark.parametrize("game", ["sansumoku", "uttt"])
+def test_the_first_computer_move_of_a_fresh_server_comes_within_its_budget(
+    tmp_path: Path, game: str
+) -> None:
+    budget_ms = 300
+    server = Server(
+        tmp_path / "g.db",
+        tmp_path / "server.log",
+        "--computer-workers",
+        "1",
+        "--computer-time-ms",
+        str(budget_ms),
+    )
+    server.start()
+    try:
+        with httpx.Client(base_url=server.url, timeout=30) as c:
+            started = time.monotonic()
+            gid, _ = new_game(
+                c, game, seats=[{"kind": "computer", "level": "max"}, {"kind": "human"}]
+            )
+            while (game_now := c.get(f"/api/games/{gid}").json())["state"] == 0:
+                assert time.monotonic() - started < 30
+                time.sleep(0.02)
+            took = time.monotonic() - started
+    finally:
+        server.stop()
+    assert game_now["moves"][0]["seat"] == 0
+    # The budget, plus a margin for a loaded machine; a search that had to load its
+    # compiled code first took seconds.
+    assert took < budget_ms / 1000 + 1.2, took
