@@ -100,8 +100,13 @@ def _wait_for(url: str, process: subprocess.Popen[bytes], seconds: float) -> Non
 
 
 @contextlib.contextmanager
-def serving(sansu: str, db: Path, *, cwd: Path | None = None) -> Iterator[str]:
-    """``sansu serve`` (the executable ``sansu``) on a free port with the SQLite file ``db``."""
+def serving(
+    sansu: str, db: Path, *, cwd: Path | None = None, wait: float = 60
+) -> Iterator[str]:
+    """``sansu serve`` (the executable ``sansu``) on a free port with the SQLite file ``db``.
+
+    ``wait``: how long the server may take to answer (it warms its computer players first).
+    """
     port = free_port()
     log = open(db.with_suffix(".log"), "wb")  # noqa: SIM115 - closed after the server stops
     process = subprocess.Popen(
@@ -128,7 +133,7 @@ def serving(sansu: str, db: Path, *, cwd: Path | None = None) -> Iterator[str]:
     )
     url = f"http://127.0.0.1:{port}"
     try:
-        _wait_for(f"{url}/index.html", process, 60)
+        _wait_for(f"{url}/index.html", process, wait)
         yield url
     finally:
         process.terminate()

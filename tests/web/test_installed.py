@@ -50,7 +50,10 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def test_the_installed_package_serves_every_page_and_every_rules_text(
     installed: Path, tmp_path: Path, browser: object
 ) -> None:
-    with serving(str(installed / "sansu"), tmp_path / "games.db", cwd=tmp_path) as url:
+    # A fresh installation builds the computer players' compiled code on its first start,
+    # before it answers anyone (no player waits for it), so the first answer may take minutes.
+    db = tmp_path / "games.db"
+    with serving(str(installed / "sansu"), db, cwd=tmp_path, wait=600) as url:
         for game in GAMES:
             with urllib.request.urlopen(f"{url}/api/catalog/{game}/rules", timeout=10) as answer:
                 text = answer.read().decode()
