@@ -6,6 +6,8 @@ import json
 import random
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from sansu.ai import player_for
 from sansu.ai.review import (
@@ -182,3 +184,43 @@ def test_progressive_analysis_goes_deeper_each_time_up_to_its_limit() -> None:
     assert session.finished
     with pytest.raises(ValueError):
         ProgressiveAnalysis(state, start=0)
+
+
+@settings(max_examples=15)
+@given(seed=st.integers(0, 10_000), plies=st.integers(1, 25), review_seed=st.integers(0, 99))
+def test_every_judgement_follows_from_the_chances(seed: int, plies: int, review_seed: int) -> None:
+    moves = random_moves("uttt", plies, seed)
+    review = review_game(load_game("uttt"), moves, simulations=150, seed=review_seed)
+    for step, before, after in zip(
+        review.reviews, review.positions[:-1], review.positions[1:], strict=True
+    ):
+        assert step.chance_before == before.chance
+        assert after.chances is not None and step.chance_after == after.chances[step.player]
+        if step.move == before.best:
+            assert step.drop == 0.0
+        else:
+            assert step.drop == pytest.approx(max(0.0, before.chance - after.chances[step.player]))
+        assert step.judgement == classify(step.drop)
+        assert (step.judgement is not None) == (step in review.turning_points)
+
+
+def test_three_player_challenge_judges_the_mover_only() -> None:
+    game = load_game("challenge", players=3, seed=4)
+    rng = random.Random(6)
+    state = game.initial_state()
+    moves: list[str] = []
+    while state.result is None and len(moves) < 8:
+        move = rng.choice(state.legal_moves())
+        moves.append(str(move))
+        state = state.play(move)
+    review = review_game(game, moves, simulations=30, seed=2)
+    assert all(p.chances is None for p in review.positions if p.to_move is not None)
+    assert review.to_dict()["options"]["seed"] is None  # the seed would give the solution away
+    for step, before, after in zip(
+        review.reviews, review.positions[:-1], review.positions[1:], strict=True
+    ):
+        assert 0.0 <= step.chance_before <= 1.0
+        if after.to_move == step.player:
+            assert step.chance_after == after.chance
+        elif step.chance_after is not None:
+            assert step.chance_after in [line.chance for line in before.candidates]
