@@ -23,10 +23,16 @@ def test_aids_are_off_unless_asked_for() -> None:
     assert supports_hints(load_game("sumodoku")) and not supports_hints(load_game("uttt"))
 
 
-def test_records_without_the_option_still_load() -> None:
-    record = GameRecord.from_dict({"game": "sumodoku", "options": {}, "moves": ["r1c1=1"]})
+@pytest.mark.parametrize(
+    ("game_id", "options", "moves"),
+    [("sumodoku", {}, ["r1c1=1"]), ("challenge", {"puzzle": PUZZLE}, ["r1c3=4"])],
+)
+def test_records_without_the_option_still_load(
+    game_id: str, options: dict[str, str], moves: list[str]
+) -> None:
+    record = GameRecord.from_dict({"game": game_id, "options": options, "moves": moves})
     assert record.options["aids"] is False
-    assert GameRecord.from_json(record.to_json()).moves == ["r1c1=1"]
+    assert GameRecord.from_json(record.to_json()).moves == moves
 
 
 @pytest.mark.parametrize("game_id", ["sumodoku", "challenge"])

@@ -17,6 +17,13 @@ from typing import Any
 from sansu.cli.gameargs import add_game_arguments, position_from_args
 from sansu.cli.main import UsageError
 
+DESCRIPTION = """\
+Review a game: every position of the record is searched for a fixed number of
+simulations from --seed, so the same record gives the same review. Each move
+shows the mover's winning chance before and after it, the engine's choice, and
+a judgement when the chance dropped: inaccuracy (?!), mistake (?) or blunder (??).
+"""
+
 MARKS = {"inaccuracy": "?!", "mistake": "?", "blunder": "??"}
 
 
@@ -25,13 +32,13 @@ def register(sub: argparse._SubParsersAction) -> None:
         "analyse",
         aliases=["analyze"],
         help="review a game: evaluation of every move and its turning points",
-        description=__doc__,
+        description=DESCRIPTION,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     add_game_arguments(parser)
     parser.add_argument(
         "--sims", type=int, default=None, metavar="N",
-        help="simulations per position (default: the game's, e.g. 20000 for uttt)",
+        help="simulations per position (default: the game's, e.g. 50000 for uttt)",
     )  # fmt: skip
     parser.add_argument("--seed", type=int, default=0, help="search seed (default 0)")
     parser.add_argument("--json", action="store_true", help="print the review as one JSON object")
