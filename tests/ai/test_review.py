@@ -224,3 +224,14 @@ def test_three_player_challenge_judges_the_mover_only() -> None:
             assert step.chance_after == after.chance
         elif step.chance_after is not None:
             assert step.chance_after in [line.chance for line in before.candidates]
+
+
+def test_an_analyser_refuses_a_position_of_another_game_or_options() -> None:
+    from sansu.ai.review import Analyser
+
+    analyser = Analyser(load_game("thirtyfive"))
+    with pytest.raises(ValueError, match="'uttt' position"):
+        analyser.analyse(load_game("uttt").initial_state(), 10)
+    with pytest.raises(ValueError, match="other options"):
+        analyser.analyse(load_game("thirtyfive", rows=9).initial_state(), 10)
+    assert analyser.analyse(load_game("thirtyfive").initial_state(), 50).simulations == 50

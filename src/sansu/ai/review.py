@@ -147,6 +147,8 @@ class Analyser:
             raise ValueError(f"simulations must be a positive whole number, not {simulations!r}")
         if state.game.id != self.game.id:
             raise ValueError(f"a {state.game.id!r} position given to a {self.game.id!r} analyser")
+        if state.game is not self.game and state.game.options != self.game.options:
+            raise ValueError("a position of the same game with other options: analyse it apart")
         players = state.game.num_players
         if state.result is not None:
             rewards = rewards_of(state.result, players, getattr(state.game, "teams", None))
@@ -183,7 +185,7 @@ class Analyser:
             pv,
             lines,
             stats.simulations,
-            proven=stats.proven is not None or best.proven,
+            proven=stats.proven is not None or (best.proven and best.chance >= 1.0),
         )
 
     def chance_of_move(self, stats: PositionAnalysis, move: str) -> float | None:
