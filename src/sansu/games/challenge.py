@@ -287,6 +287,9 @@ class SudokuChallenge(Game):
                "two teams of two (4 players): players 0 and 2 against 1 and 3"),
         Option("turn_seconds", int, 0, "time limit per turn in seconds (0: none)",
                low=0, high=86400),
+        Option("aids", bool, False,
+               "hints on request (the next logical step, from the rater) and cell highlighting;"
+               " changes no rule"),
     )  # fmt: skip
 
     def __init__(self, **options: Any) -> None:

@@ -177,6 +177,9 @@ OPTIONS: tuple[Option, ...] = (
            "every unmarked neighbour pair must not differ by 1"),
     Option("honour", bool, False,
            "rule-breaking placements stand until challenged or reported"),
+    Option("aids", bool, False,
+           "hints on request (which colours fit a cell) and highlighting of legal colours;"
+           " changes no rule"),
 )  # fmt: skip
 
 
