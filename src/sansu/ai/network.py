@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
+from typing import BinaryIO
 
 import numpy as np
 
@@ -58,10 +59,14 @@ class ValueNet:
         h = np.maximum(x.astype(np.float32) @ self.w1 + self.b1, 0.0)
         return np.tanh(h @ self.w2 + self.b2[0])
 
-    def save(self, path: str | Path) -> None:
-        # A file object: np.savez would add ".npz" to a name without it.
-        with open(path, "wb") as out:
-            np.savez(out, w1=self.w1, b1=self.b1, w2=self.w2, b2=self.b2, game=self.game)
+    def save(self, target: str | Path | BinaryIO) -> None:
+        """Write the weights to a path or an open binary file."""
+        if isinstance(target, str | Path):
+            # Through a file object: np.savez would add ".npz" to a name without it.
+            with open(target, "wb") as out:
+                self.save(out)
+            return
+        np.savez(target, w1=self.w1, b1=self.b1, w2=self.w2, b2=self.b2, game=self.game)
 
     @classmethod
     def load(cls, path: str | Path) -> ValueNet:

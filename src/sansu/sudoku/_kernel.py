@@ -49,6 +49,7 @@ def _relation_table() -> np.ndarray:
 
 RELATIONS = _relation_table()
 
+
 class Tables(NamedTuple):
     """A rule set as arrays for the kernel."""
 
