@@ -30,6 +30,10 @@ from sansu.ai.network import NET_GAMES, ValueNet
 from sansu.ai.workers import Mapper
 
 
+SAMPLE = 50_000
+"""Positions on which a run reports the fitted network's loss."""
+
+
 @dataclass(frozen=True)
 class TrainConfig:
     """The settings of a run; a run resumes only with the same ones."""
@@ -317,7 +321,7 @@ def train(
         run.finish_generation(generation, report)
         say(
             f"generation {generation}: {x.shape[0]} positions (with symmetries), fit loss"
-            f" {loss(candidate, x, t):.4f}; {report.line()}"
+            f" {loss(candidate, x[:SAMPLE], t[:SAMPLE]):.4f}; {report.line()}"
             f" [{time.perf_counter() - start:.0f} s]"
         )
     champion = run.champion
