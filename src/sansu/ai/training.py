@@ -29,7 +29,6 @@ from sansu.ai.arena import elo, wilson
 from sansu.ai.network import NET_GAMES, ValueNet
 from sansu.ai.workers import Mapper
 
-
 SAMPLE = 50_000
 """Positions on which a run reports the fitted network's loss."""
 
