@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import sansu
-from sansu.ai.compiled import CompiledSearch, same_position
+from sansu.ai.compiled import CompiledSearch, net_arguments, same_position
 from sansu.ai.kernels import sansumoku as SK
 from sansu.ai.kernels import thirtyfive as TK
 from sansu.ai.kernels import uttt as UK
@@ -139,7 +139,9 @@ def test_a_small_tree_fills_up_and_the_search_goes_on() -> None:
     state = sansu.load_game("uttt").initial_state()
     tree = Tree(200, 1)
     tree.mover[0] = 1
-    done = UK.search(UK.from_state(state), *tree.arrays(), 5000, 0.8, 1, 0, 0.5)
+    done = UK.search(
+        UK.from_state(state), *tree.arrays(), 5000, 0.8, 1, 0, 0.5, *net_arguments("uttt", None, 0)
+    )
     assert done == 5000
     assert tree.nodes <= 200
     assert tree.visits[0] == 5000

@@ -1,7 +1,8 @@
 """Matches between computer players: one game, a series, scores with confidence intervals.
 
 A player is named by a level (``beginner`` … ``max``) or a reference
-opponent (``flat``: flat Monte Carlo, ``random``). In a series the first
+opponent (``flat``: flat Monte Carlo, ``random``), or a benchmark player of
+:data:`sansu.ai.levels.BENCHMARK_PLAYERS` (``max0``, ``netmax``, ``netmix``). In a series the first
 player's seat rotates (colours alternate in two-player games; in games of
 more players the first player takes one seat and the second all others).
 Everything is seeded, so a series replays move for move when the players
@@ -16,6 +17,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from sansu.ai.levels import BENCHMARK_PLAYERS, benchmark_level
 from sansu.core.protocol import Game
 
 REFERENCE_PLAYERS = ("flat", "random")
@@ -31,6 +33,10 @@ def make_player(game: Game, name: str, *, seed: int | None) -> Any:
         return FlatMonteCarlo(game, seed=seed)
     if name == "random":
         return RandomPlayer(game, seed=seed)
+    if name in BENCHMARK_PLAYERS:
+        from sansu.ai.player import ComputerPlayer
+
+        return ComputerPlayer(game, benchmark_level(game.id, name), seed=seed)
     return player_for(game, name, seed=seed)
 
 
@@ -38,8 +44,8 @@ def check_player_name(name: str) -> str:
     """``name`` if it names a player, else ``ValueError``."""
     from sansu.ai.levels import LEVELS
 
-    if name not in LEVELS and name not in REFERENCE_PLAYERS:
-        names = ", ".join((*LEVELS, *REFERENCE_PLAYERS))
+    if name not in LEVELS and name not in REFERENCE_PLAYERS and name not in BENCHMARK_PLAYERS:
+        names = ", ".join((*LEVELS, *REFERENCE_PLAYERS, *BENCHMARK_PLAYERS))
         raise ValueError(f"unknown player {name!r} (players: {names})")
     return name
 

@@ -53,9 +53,20 @@ def warm_up(game_id: str) -> None:
     tree = Tree(4096, 0)
     tree.mover[0] = 1 - int(root[k.TO_MOVE])
     for policy in (0, 1):
-        k.search(root, *tree.arrays(), 2, 1.0, policy, 0, 0.5)
+        k.search(root, *tree.arrays(), 2, 1.0, policy, 0, 0.5, *net_arguments(game_id, None, 0.0))
         totals, counts = np.zeros(k.MAX_MOVES), np.zeros(k.MAX_MOVES, dtype=np.int64)
         k.flat_search(root, totals, counts, tree.meta, 1, policy)
+
+
+def net_arguments(game_id: str, net: Any, mix: float) -> tuple[Any, ...]:
+    """The trailing arguments of a kernel's search: a value network's weights and its share."""
+    from sansu.ai.network import NET_GAMES, NO_NET
+
+    if game_id not in NET_GAMES:
+        return ()
+    if net is None or mix <= 0.0:
+        return (*NO_NET, 0.0)
+    return (*net.arrays(), float(mix))
 
 
 def same_position(k: ModuleType, a: np.ndarray, b: np.ndarray) -> bool:
@@ -84,12 +95,20 @@ class CompiledSearch:
         policy: int = 1,
         reuse: bool = False,
         draw: float = 0.5,
+        net: Any = None,
+        mix: float = 0.0,
     ) -> None:
+        if not 0.0 <= mix <= 1.0:
+            raise ValueError(f"mix must be between 0 and 1, not {mix}")
+        if mix > 0.0 and net is None:
+            raise ValueError("a search with mix above 0 needs a value network")
         self.game_id = game_id
         self.c_uct = c_uct
         self.policy = policy
         self.reuse = reuse
         self.draw = draw
+        self.net = net
+        self.mix = mix
         self._kept: tuple[Any, np.ndarray, int] | None = None
 
     def run(
@@ -123,17 +142,18 @@ class CompiledSearch:
             tree.meta[0] = np.uint64(seed_state(seed))
         self._kept = None
         arrays = tree.arrays()
+        extra = net_arguments(self.game_id, self.net, self.mix)
         limit = simulations if simulations is not None else 1 << 62
         done = 0
         if time_ms is None:
-            done = k.search(root, *arrays, limit, self.c_uct, self.policy, top, self.draw)
+            done = k.search(root, *arrays, limit, self.c_uct, self.policy, top, self.draw, *extra)
         else:
             deadline = start + time_ms / 1000.0
             chunk = 16
             while done < limit:
                 t0 = time.perf_counter()
                 want = min(chunk, limit - done)
-                ran = k.search(root, *arrays, want, self.c_uct, self.policy, top, self.draw)
+                ran = k.search(root, *arrays, want, self.c_uct, self.policy, top, self.draw, *extra)
                 done += ran
                 now = time.perf_counter()
                 if ran < want or now >= deadline:

@@ -43,6 +43,9 @@ class Level:
     reuse: bool = False
     """Compiled kernels: go on from the previous search's tree when the game has moved on
     by this player's move and the reply (a player object kept through a game)."""
+    net: float = 0.0
+    """Ultimate Tic-Tac-Toe and Sansumoku: the shipped value network's share of a leaf's
+    value (0: playouts alone; 1: the network alone; see :mod:`sansu.ai.network`)."""
 
 
 COMPILED = {
@@ -93,6 +96,25 @@ PER_GAME: dict[str, dict[str, Level]] = {
     "sumodoku": GENERIC,
     "challenge": GENERIC,
 }
+
+
+BENCHMARK_PLAYERS = ("max0", "netmax", "netmix")
+"""Players for measuring the network (``sansu match``, benchmarks), not levels: ``max0`` is
+``max`` as it was before the value network (kept unchanged as the opponent to beat),
+``netmax`` and ``netmix`` are that ``max`` with the shipped network valuing its leaves
+alone or half and half with a playout."""
+
+MAX0 = {game_id: replace(table["max"], name="max0") for game_id, table in PER_GAME.items()}
+
+
+def benchmark_level(game_id: str, name: str) -> Level:
+    """The settings of a benchmark player (see :data:`BENCHMARK_PLAYERS`)."""
+    base = MAX0.get(game_id, replace(GENERIC["max"], name="max0"))
+    if name == "max0":
+        return base
+    if name in ("netmax", "netmix"):
+        return replace(base, name=name, net=1.0 if name == "netmax" else 0.5)
+    raise ValueError(f"unknown benchmark player {name!r}")
 
 
 def level_for(game_id: str, level: str) -> Level:

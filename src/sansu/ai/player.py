@@ -61,12 +61,24 @@ class ComputerPlayer:
             s = self.settings
             if self.compiled:
                 self._search = CompiledSearch(
-                    self.game.id, c_uct=s.c_uct, policy=s.playout, reuse=s.reuse, draw=s.draw
-                )
+                    self.game.id, c_uct=s.c_uct, policy=s.playout, reuse=s.reuse, draw=s.draw,
+                    **self._network(),
+                )  # fmt: skip
             else:
                 self._adapter = adapter_for(self.game, vision=s.vision)
                 self._search = MCTS(self._adapter, c_uct=s.c_uct, widening=s.widening)
         return self._search
+
+    def _network(self) -> dict[str, Any]:
+        """The search's value network and its share, if the settings ask for one."""
+        if self.settings.net <= 0.0:
+            return {}
+        from sansu.ai.network import shipped
+
+        net = shipped(self.game.id)
+        if net is None:
+            raise ValueError(f"no value network is shipped for {self.game.id!r}")
+        return {"net": net, "mix": self.settings.net}
 
     def warm_up(self) -> None:
         """Load the compiled code now, so that the first move is not slowed by it."""

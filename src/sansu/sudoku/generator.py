@@ -193,4 +193,3 @@ def random_consecutive_layout(
     rng = _rng(seed, 2)
     chosen = rng.choice(len(pairs), size=round(density * len(pairs)), replace=False)
     return frozenset(pairs[i] for i in chosen.tolist()), grid
-

@@ -27,11 +27,14 @@ from sansu.ai.kernels.tree import (
     WIN,
     add_children,
     backup,
+    backup_reward,
     below,
     proven_winner,
+    reward_of,
     select_child,
 )
 from sansu.ai.kernels.uttt import LINE, LOW, POP, WINNING
+from sansu.ai.kernels.valuenet import MAX_ACTIVE, encode, forward, reward_for
 from sansu.core.sections import CELL_OF_BIT, FULL, PLACES
 
 MARKS0, MARKS1, DIGITS, ROWS, COLS = 0, 9, 18, 99, 108
@@ -260,25 +263,48 @@ def playout(st, meta, policy):
 
 
 @njit(cache=True)
+def features(st, active):
+    """The value network's active features of ``st`` (see :mod:`sansu.ai.kernels.valuenet`)."""
+    moves = np.empty(MAX_MOVES, dtype=np.int16)
+    return encode(st, WON, CLOSED, TARGET, TO_MOVE, moves, legal(st, moves), active)
+
+
+@njit(cache=True)
+def evaluate(st, meta, policy, w1, b1, w2, b2, mix, moves, active):
+    """Player 0's expected reward at the ongoing leaf ``st``: the network's, blended with a
+    playout's result when ``mix`` < 1 (``st`` is played out then)."""
+    k = encode(st, WON, CLOSED, TARGET, TO_MOVE, moves, legal(st, moves), active)
+    r = reward_for(st[TO_MOVE], forward(active, k, w1, b1, w2, b2))
+    return r if mix >= 1.0 else mix * r + (1.0 - mix) * reward_of(playout(st, meta, policy))
+
+
+@njit(cache=True)
 def search(
-    root, first, count, move, visits, value, proven, mover, meta, sims, c_uct, policy, top, draw
-):
+    root, first, count, move, visits, value, proven, mover, meta, sims, c_uct, policy, top, draw,
+    w1, b1, w2, b2, mix,
+):  # fmt: skip
     """Run up to ``sims`` UCT simulations from ``root`` into the tree; how many were run.
 
     ``top`` is the tree node of ``root`` (0 for a new tree; deeper when a tree
     is reused after two moves); ``draw`` is what a draw is worth to the player to
     move at ``root`` (½: neutral). Stops early once the solver has proven it.
+
+    ``w1, b1, w2, b2`` are a value network's weights and ``mix`` its share of a leaf's
+    value (0: playouts alone, as without a network; 1: the network alone).
     """
     st = np.empty(SIZE, dtype=np.int64)
     moves = np.empty(81, dtype=np.int16)
     path = np.empty(128, dtype=np.int64)
     me = root[TO_MOVE]
+    active = np.empty(MAX_ACTIVE, dtype=np.int64)
     done = 0
     for _ in range(sims):
         if proven[top] != UNKNOWN:
             break
         st[:] = root
         node = top
+        reward0 = -1.0
+        winner = 2
         path[0] = top
         depth = 1
         while True:
@@ -287,7 +313,10 @@ def search(
                 break
             if first[node] == NOT_EXPANDED:
                 if node != top and visits[node] == 0:
-                    winner = playout(st, meta, policy)
+                    if mix > 0.0:
+                        reward0 = evaluate(st, meta, policy, w1, b1, w2, b2, mix, moves, active)
+                    else:
+                        winner = playout(st, meta, policy)
                     break
                 n = legal(st, moves)
                 if policy >= PLAYOUT_WINS:
@@ -312,7 +341,10 @@ def search(
                 who = mover[child]
                 proven[child] = WIN if winner == who else (DRAW if winner == DRAWN else LOSS)
                 break
-        backup(first, count, visits, value, proven, mover, path, depth, winner, me, draw)
+        if reward0 >= 0.0:
+            backup_reward(first, count, visits, value, proven, mover, path, depth, reward0)
+        else:
+            backup(first, count, visits, value, proven, mover, path, depth, winner, me, draw)
         done += 1
     return done
 

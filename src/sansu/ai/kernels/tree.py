@@ -221,3 +221,25 @@ def proven_winner(proven_code, mover):
     if proven_code == LOSS:
         return 1 - mover
     return 2
+
+
+@njit(cache=True)
+def backup_reward(first, count, visits, value, proven, mover, path, depth, reward0):
+    """Like :func:`backup`, for a leaf valued ``reward0`` (player 0's expected reward in [0, 1])
+    rather than a finished playout: a network's value, or one mixed with a playout's."""
+    for k in range(depth - 1, -1, -1):
+        node = path[k]
+        visits[node] += 1
+        value[node] += reward0 if mover[node] == 0 else 1.0 - reward0
+        if k > 0 and proven[node] != UNKNOWN:
+            settle(first, count, proven, mover, path[k - 1], node)
+
+
+@njit(cache=True)
+def reward_of(winner):
+    """Player 0's reward for a result (0, 1, or 2 for a draw)."""
+    if winner == 0:
+        return 1.0
+    if winner == 1:
+        return 0.0
+    return 0.5

@@ -1,0 +1,128 @@
+"""The value network: search speed with it, and its ``max`` against the ``max`` before it.
+
+Sections (each measured in this run, on this machine):
+
+* ``speed``: simulations per second at the initial position of Ultimate
+  Tic-Tac-Toe and Sansumoku for ``max``'s search with playouts alone
+  (``max0``), with the network alone (``netmax``: a network evaluation counts
+  as a simulation) and half and half (``netmix``); median of interleaved
+  rounds, and the ratios to ``max0``.
+* ``match``: ``netmax`` and ``netmix`` against ``max0`` (``max`` as it was
+  before the network, kept as a benchmark player) at equal time per move,
+  colours alternating; the score with its 95% Wilson interval and the Elo
+  difference. The issue's target: ≥ 70% over at least 200 games a game.
+
+Without shipped weights for a game, ``speed`` times a random network of the
+shipped size (the speed does not depend on the weights) and ``match`` says
+there is nothing to play.
+
+Usage: ``python benchmarks/net_bench.py [--games N] [--time-ms T] [--jobs J]
+[--only speed,match] [--players netmax,netmix] [--for uttt,sansumoku]``.
+The issue's full match is ``--only match --games 200 --jobs 2`` (about an
+hour per game and player on two quiet cores at 200 ms a move).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import time
+from collections.abc import Sequence
+
+import sansu
+from sansu.ai.arena import run_series, summarise, tasks
+from sansu.ai.compiled import CompiledSearch
+from sansu.ai.levels import benchmark_level
+from sansu.ai.network import NET_GAMES, ValueNet, shipped
+
+SECTIONS = ("speed", "match")
+MATCH_TARGET = 0.70
+
+
+def load() -> str:
+    one, five, _ = os.getloadavg()
+    return f"load average {one:.1f} (1 min), {five:.1f} (5 min) on {os.cpu_count()} cores"
+
+
+def rate(game_id: str, name: str, net: ValueNet, simulations: int) -> float:
+    level = benchmark_level(game_id, name)
+    search = CompiledSearch(
+        game_id,
+        c_uct=level.c_uct,
+        policy=level.playout,
+        net=net if level.net > 0 else None,
+        mix=level.net,
+    )
+    state = sansu.load_game(game_id).initial_state()
+    start = time.perf_counter()
+    stats = search.run(state, simulations=simulations, seed=1)
+    return stats.simulations / (time.perf_counter() - start)
+
+
+def speed(game_ids: Sequence[str], rounds: int = 5, simulations: int = 200_000) -> None:
+    names = ("max0", "netmax", "netmix")
+    for game_id in game_ids:
+        net = shipped(game_id)
+        note = "shipped network" if net is not None else "random network of 32 hidden units"
+        net = net or ValueNet.initial(game_id, 32, 0)
+        print(f"## {game_id}: simulations per second at the initial position ({note}) — {load()}")
+        for name in names:
+            rate(game_id, name, net, 2000)  # load the compiled code
+        rates: dict[str, list[float]] = {name: [] for name in names}
+        for _ in range(rounds):
+            for name in names:
+                rates[name].append(rate(game_id, name, net, simulations))
+        base = statistics.median(rates["max0"])
+        for name in names:
+            median = statistics.median(rates[name])
+            print(f"  {name:7} {median:12,.0f}/s   ×{median / base:.2f} of max0")
+
+
+def match(
+    game_ids: Sequence[str], players: Sequence[str], games: int, time_ms: int, jobs: int, seed: int
+) -> None:
+    from tqdm import tqdm
+
+    for game_id in game_ids:
+        if shipped(game_id) is None:
+            print(f"## {game_id}: no network is shipped: no match")
+            continue
+        for name in players:
+            print(
+                f"## {game_id}: {name} against max0, {time_ms} ms a move, {games} games — {load()}"
+            )
+
+            def bar(it, total, desc=f"{game_id} {name} vs max0"):
+                return tqdm(it, total=total, desc=desc, file=sys.stderr, disable=None)
+
+            todo = tasks(game_id, {}, name, "max0", games, seed=seed, time_ms=time_ms)
+            s = summarise(name, "max0", run_series(todo, jobs=jobs, progress=bar))
+            verdict = "met" if s.rate >= MATCH_TARGET and games >= 200 else "not met"
+            print(f"{s.line()}   target ≥ {100 * MATCH_TARGET:.0f}% over ≥ 200 games: {verdict}")
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--games", type=int, default=20, help="games per match")
+    parser.add_argument("--time-ms", type=int, default=200, help="time per move in the matches")
+    parser.add_argument("--jobs", type=int, default=1, help="processes for the matches")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--only", default=",".join(SECTIONS), help="sections, comma-separated")
+    parser.add_argument("--players", default="netmax,netmix", help="who plays max0")
+    parser.add_argument("--for", dest="games_for", default=",".join(NET_GAMES), help="games")
+    args = parser.parse_args(list(argv) if argv is not None else [])
+    only = set(args.only.split(","))
+    if only - set(SECTIONS):
+        parser.error(f"unknown sections {', '.join(sorted(only - set(SECTIONS)))}")
+    game_ids = args.games_for.split(",")
+    if "speed" in only:
+        speed(game_ids)
+        print()
+    if "match" in only:
+        match(game_ids, args.players.split(","), args.games, args.time_ms, args.jobs, args.seed)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

@@ -1,0 +1,108 @@
+"""Value networks as data: weights in a small ``.npz``, a NumPy forward pass, the shipped ones.
+
+The compiled search evaluates a network with
+:func:`sansu.ai.kernels.valuenet.forward`; :meth:`ValueNet.predict` is the same
+network in plain NumPy, over many positions at once, for training and as the
+reference the compiled one is tested against. Trained weights ship in
+``sansu/ai/weights/GAME.npz`` (see ``sansu train``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from typing import BinaryIO
+
+import numpy as np
+
+from sansu.ai.kernels.valuenet import N_FEATURES
+
+NET_GAMES = ("uttt", "sansumoku")
+"""Games whose compiled search can use a value network."""
+
+
+@dataclass
+class ValueNet:
+    """One hidden layer of ReLU units and a tanh output over the features of a position."""
+
+    w1: np.ndarray
+    """``N_FEATURES × hidden``: the first layer, one row per feature."""
+    b1: np.ndarray
+    w2: np.ndarray
+    b2: np.ndarray
+    """One number (an array of shape ``(1,)``, as the compiled code wants it)."""
+    game: str = ""
+
+    @classmethod
+    def initial(cls, game: str, hidden: int, seed: int) -> ValueNet:
+        """Small random weights (He initialisation), reproducible from ``seed``."""
+        rng = np.random.default_rng(seed)
+        # About 60 features are active at once: scale for that many inputs.
+        w1 = rng.normal(0.0, np.sqrt(2.0 / 60), (N_FEATURES, hidden)).astype(np.float32)
+        w2 = rng.normal(0.0, np.sqrt(1.0 / hidden), hidden).astype(np.float32)
+        return cls(w1, np.zeros(hidden, np.float32), w2, np.zeros(1, np.float32), game)
+
+    @property
+    def hidden(self) -> int:
+        return int(self.b1.shape[0])
+
+    @property
+    def parameters(self) -> int:
+        return sum(a.size for a in (self.w1, self.b1, self.w2, self.b2))
+
+    def arrays(self) -> tuple[np.ndarray, ...]:
+        return self.w1, self.b1, self.w2, self.b2
+
+    def predict(self, x: np.ndarray) -> np.ndarray:
+        """Values in [-1, 1] of the dense feature rows ``x`` (``positions × N_FEATURES``)."""
+        h = np.maximum(x.astype(np.float32) @ self.w1 + self.b1, 0.0)
+        return np.tanh(h @ self.w2 + self.b2[0])
+
+    def save(self, target: str | Path | BinaryIO) -> None:
+        """Write the weights to a path or an open binary file."""
+        if isinstance(target, str | Path):
+            # Through a file object: np.savez would add ".npz" to a name without it.
+            with open(target, "wb") as out:
+                self.save(out)
+            return
+        np.savez(target, w1=self.w1, b1=self.b1, w2=self.w2, b2=self.b2, game=self.game)
+
+    @classmethod
+    def load(cls, path: str | Path) -> ValueNet:
+        """The network saved at ``path``; ``ValueError`` if the file holds no such network."""
+        try:
+            with np.load(path) as data:
+                net = cls(
+                    np.asarray(data["w1"], np.float32),
+                    np.asarray(data["b1"], np.float32),
+                    np.asarray(data["w2"], np.float32),
+                    np.asarray(data["b2"], np.float32).reshape(1),
+                    str(data["game"]),
+                )
+        except (OSError, KeyError, ValueError) as error:
+            raise ValueError(f"{path}: not a value network ({error})") from None
+        h = net.hidden
+        if net.w1.shape != (N_FEATURES, h) or net.w2.shape != (h,):
+            raise ValueError(f"{path}: weights of the wrong shape {net.w1.shape}, {net.w2.shape}")
+        return net
+
+
+def shipped(game_id: str) -> ValueNet | None:
+    """The network shipped with the package for ``game_id``, or ``None``."""
+    if game_id not in NET_GAMES:
+        return None
+    ref = resources.files("sansu.ai") / "weights" / f"{game_id}.npz"
+    if not ref.is_file():
+        return None
+    with resources.as_file(ref) as path:
+        return ValueNet.load(path)
+
+
+NO_NET = (
+    np.zeros((N_FEATURES, 1), np.float32),
+    np.zeros(1, np.float32),
+    np.zeros(1, np.float32),
+    np.zeros(1, np.float32),
+)
+"""Weights passed to a kernel searching without a network (``mix`` 0 never reads them)."""

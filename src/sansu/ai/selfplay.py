@@ -1,0 +1,144 @@
+"""Games of the compiled search against itself, as training data, and matches between networks.
+
+Both run in worker processes (or Ray tasks), so every function here takes
+and returns plain picklable data. Everything is seeded: the same task gives
+the same games, wherever it runs.
+
+A position is stored as its value-network features, in each of the 8
+symmetries of the board (rotations and reflections act on the sections and,
+alike, on the cells inside them; both games' rules are symmetric so), with
+the final result for the player to move and the search's own value of it.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import numpy as np
+
+from sansu.ai.network import ValueNet
+
+SEARCH_POLICY = {"uttt": 6, "sansumoku": 1}
+"""The playout policy of the shipped levels from ``medium`` up (see :mod:`sansu.ai.levels`)."""
+C_UCT = 0.5
+
+
+def _square_symmetries() -> list[list[int]]:
+    """The 8 symmetries of a 3×3 grid as permutations of its positions 0–8."""
+    out = []
+    for k in range(8):
+        perm = []
+        for p in range(9):
+            r, c = divmod(p, 3)
+            for _ in range(k % 4):
+                r, c = c, 2 - r
+            if k >= 4:
+                c = 2 - c
+            perm.append(3 * r + c)
+        out.append(perm)
+    return out
+
+
+def feature_symmetries() -> np.ndarray:
+    """``8 × N_FEATURES`` permutations of the features, one per symmetry of the board."""
+    from sansu.ai.kernels import valuenet as V
+
+    perms = []
+    for g in _square_symmetries():
+        perm = np.arange(V.N_FEATURES)
+        for s in range(9):
+            for base in (V.WON_MINE, V.WON_THEIRS, V.CLOSED_AT, V.ONLY):
+                perm[base + s] = base + g[s]
+            for p in range(9):
+                for base in (V.MINE, V.THEIRS, V.LEGAL_AT):
+                    perm[base + 9 * s + p] = base + 9 * g[s] + g[p]
+        perms.append(perm)
+    return np.array(perms)
+
+
+def searcher(game_id: str, net: ValueNet | None, mix: float) -> Any:
+    """The compiled search of the training pipeline: the network's, or playouts alone."""
+    from sansu.ai.compiled import CompiledSearch
+
+    return CompiledSearch(
+        game_id,
+        c_uct=C_UCT,
+        policy=SEARCH_POLICY[game_id],
+        net=net,
+        mix=mix if net is not None else 0.0,
+    )
+
+
+def self_play(task: dict[str, Any]) -> dict[str, np.ndarray]:
+    """Play ``task["count"]`` games; their positions' features, results and search values.
+
+    ``task``: ``game``, ``seed``, ``count``, ``simulations`` per move,
+    ``explore`` (the first plies are drawn with odds ∝ visits), ``net`` (a
+    :class:`ValueNet` or ``None``) and ``mix``.
+    """
+    from sansu.ai.compiled import kernel
+    from sansu.ai.kernels.valuenet import MAX_ACTIVE, dense
+    from sansu.core.registry import load_game
+
+    game_id = task["game"]
+    game = load_game(game_id)
+    k = kernel(game_id)
+    active = np.empty(MAX_ACTIVE, dtype=np.int64)
+    rows, results, values = [], [], []
+    for index in range(task["count"]):
+        rng = random.Random(task["seed"] * 1_000_003 + index)
+        search = searcher(game_id, task["net"], task["mix"])
+        state = game.initial_state()
+        movers = []
+        while state.result is None:
+            stats = search.run(state, simulations=task["simulations"], seed=rng.getrandbits(63))
+            best = stats.candidates[0]
+            rows.append(dense(active, k.features(k.from_state(state), active)))
+            movers.append(state.to_move)
+            values.append(2.0 * best.reward - 1.0)
+            move = best.move
+            if len(movers) <= task["explore"] and best.proven is None:
+                pool = [c for c in stats.candidates if c.visits > 0]
+                move = rng.choices(pool, weights=[c.visits for c in pool])[0].move
+            state = state.play(move)
+        winners = state.result.winners
+        results.extend(0.0 if not winners else (1.0 if m in winners else -1.0) for m in movers)
+    x = np.array(rows, dtype=np.uint8).reshape(-1, rows[0].shape[0] if rows else 0)
+    perms = feature_symmetries()
+    return {
+        "x": np.concatenate([x[:, perm] for perm in perms]),
+        "z": np.tile(np.array(results, np.float32), len(perms)),
+        "q": np.tile(np.array(values, np.float32), len(perms)),
+    }
+
+
+def match_game(task: dict[str, Any]) -> float:
+    """One game of ``task["a"]`` against ``task["b"]`` (networks or ``None``); ``a``'s score.
+
+    ``a`` moves first when ``task["index"]`` is even. The first
+    ``task["opening"]`` plies are uniformly random (seeded) so that the games
+    of a match differ.
+    """
+    from sansu.core.registry import load_game
+
+    game_id = task["game"]
+    rng = random.Random(task["seed"] * 1_000_003 + task["index"])
+    a_seat = task["index"] % 2
+    searches = [None, None]
+    searches[a_seat] = searcher(game_id, task["a"], task["mix"])
+    searches[1 - a_seat] = searcher(game_id, task["b"], task["mix"])
+    state = load_game(game_id).initial_state()
+    plies = 0
+    while state.result is None:
+        if plies < task["opening"]:
+            move = rng.choice(state.legal_moves())
+        else:
+            search = searches[state.to_move]
+            seed = rng.getrandbits(63)
+            move = search.run(state, simulations=task["simulations"], seed=seed).candidates[0].move
+        state = state.play(move)
+        plies += 1
+    if state.result.draw or not state.result.winners:
+        return 0.5
+    return 1.0 if a_seat in state.result.winners else 0.0
