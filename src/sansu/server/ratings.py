@@ -252,7 +252,7 @@ def _store(
         connection.execute(
             insert(ratings).values(
                 user_id=user_id, game=game, speed=speed, games=1,
-                wins=0, draws=0, losses=0, **values, **{outcome: 1},
+                **{"wins": 0, "draws": 0, "losses": 0, **values, outcome: 1},
             )
         )  # fmt: skip
     else:
