@@ -256,3 +256,14 @@ def test_openskill_math_refuses_bad_shapes() -> None:
     with pytest.raises(ValueError):
         glicko2_pair(Rating(), Rating(), 0.7)
     assert RatingChange(Rating(1500), Rating(1488.4)).shown() == "-12"
+
+
+def test_bad_game_ids_are_refused_before_any_query(engine: Engine) -> None:
+    a, b = sign_up(engine, "Aa").id, sign_up(engine, "Bb").id
+    before = dump(engine)
+    for game_id in ("", "x" * 25, "a\x00b", "\ud800", "a b", None, 5):
+        with pytest.raises(ValueError):
+            rate(engine, game_id, [a, b], [1, 2])
+    with pytest.raises(ValueError):
+        rate(engine, "g1", [a, b], [1, 2], game="ut\x00tt")
+    assert dump(engine) == before

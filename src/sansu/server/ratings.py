@@ -18,6 +18,7 @@ rated, between signed-in humans) is the caller's decision; the math is in
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -47,6 +48,8 @@ from sansu.server.rating_math import (
 from sansu.server.users import users
 
 SPEEDS = ("untimed", "timed", "correspondence")
+GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,24}")
+"""What the server's game ids are made of (URL-safe base64)."""
 CORRESPONDENCE_SECONDS = 86_400.0
 OPENSKILL_GAMES = frozenset({"challenge"})
 """Games rated with OpenSkill (2–5 players and teams); every other game is two-player Glicko-2."""
@@ -159,7 +162,7 @@ def _check(
     players: Sequence[int | Sequence[int]],
     ranks: Sequence[float],
 ) -> list[list[int]]:
-    if not isinstance(game, str) or not 0 < len(game) <= 32:
+    if not isinstance(game, str) or not GAME_ID.fullmatch(game):
         raise ValueError("game: expected a game id")
     if speed not in SPEEDS:
         raise ValueError(f"speed: expected one of {', '.join(SPEEDS)}")
@@ -202,6 +205,8 @@ def rate_game(
     (lower is better, equal ranks tie). Returns each user's change, or ``None`` when
     the game was rated before (nothing changes). Bad input raises ``ValueError`` and
     writes nothing."""
+    if not isinstance(game_id, str) or not GAME_ID.fullmatch(game_id):
+        raise ValueError("game_id: expected a game's id")
     teams = _check(connection, game, speed, players, ranks)
     if is_rated(connection, game_id):
         return None
