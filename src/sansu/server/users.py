@@ -101,10 +101,8 @@ def check_password(password: object) -> str:
         raise UserError(
             "bad_password", f"a password is {MIN_PASSWORD} to {MAX_PASSWORD} characters"
         )
-    try:
-        password.encode("utf-8")
-    except UnicodeEncodeError:
-        raise UserError("bad_password", "a password must be valid Unicode text") from None
+    if _usable(password) is None:
+        raise UserError("bad_password", "a password must be valid Unicode text")
     return password
 
 
@@ -149,14 +147,28 @@ def sign_up(
     return User(id=user_id, name=name, created_at=now, bot=bot)
 
 
-def _verify(stored_hash: str | None, password: str) -> bool:
+_DUMMY_HASH = HASHER.hash("an unknown name costs as much as a wrong password")
+
+
+def _usable(password: object) -> str | None:
+    """The password if it could be anyone's (text of a hashable length), else ``None``."""
+    if not isinstance(password, str) or len(password) > MAX_PASSWORD:
+        return None
     try:
-        return HASHER.verify(stored_hash or _DUMMY_HASH, password) and stored_hash is not None
+        password.encode("utf-8")
+    except UnicodeEncodeError:
+        return None
+    return password
+
+
+def _verify(stored_hash: str | None, password: str | None) -> bool:
+    """Whether ``password`` matches; always one Argon2 verification, so an unknown
+    name or an unusable password takes as long as a wrong one."""
+    try:
+        matched = HASHER.verify(stored_hash or _DUMMY_HASH, password or "")
     except (VerificationError, InvalidHashError):
         return False
-
-
-_DUMMY_HASH = HASHER.hash("an unknown name costs as much as a wrong password")
+    return matched and stored_hash is not None and password is not None
 
 
 def authenticate(
@@ -170,36 +182,22 @@ def authenticate(
     """The account whose password this is; one error for an unknown name or a wrong
     password, and ``UserError("too_many_attempts")`` while the limiter holds the name
     or the client back (then the password is not even checked)."""
-    key = name_key(name) if isinstance(name, str) else ""
+    key = name_key(name) if isinstance(name, str) and NAME_PATTERN.fullmatch(name) else ""
     if not limiter.allowed(key, client):
         raise UserError("too_many_attempts", "too many failed log-ins: wait and try again")
     row = None
-    if isinstance(name, str) and NAME_PATTERN.fullmatch(name):
+    if key:
         row = connection.execute(select(users).where(users.c.name_key == key)).first()
-    ok = isinstance(password, str) and len(password) <= MAX_PASSWORD
-    ok = ok and _verify(row.password_hash if row else None, check_password_text(password))
-    if not ok or row is None:
+    text = _usable(password)
+    if not _verify(row.password_hash if row else None, text) or row is None or text is None:
         limiter.failed(key, client)
         raise UserError("bad_credentials", "wrong user name or password")
     limiter.succeeded(key, client)
     if HASHER.check_needs_rehash(row.password_hash):
         connection.execute(
-            update(users)
-            .where(users.c.id == row.id)
-            .values(password_hash=HASHER.hash(check_password_text(password)))
+            update(users).where(users.c.id == row.id).values(password_hash=HASHER.hash(text))
         )
     return _user(row)
-
-
-def check_password_text(password: object) -> str:
-    """``password`` as text that can be hashed (an unencodable one matches nothing)."""
-    if not isinstance(password, str):
-        return ""
-    try:
-        password.encode("utf-8")
-    except UnicodeEncodeError:
-        return ""
-    return password
 
 
 def change_password(
@@ -211,7 +209,7 @@ def change_password(
     row = connection.execute(select(users).where(users.c.id == user_id)).first()
     if row is None:
         raise UserError("no_user", "no such user")
-    if not _verify(row.password_hash, check_password_text(old_password)):
+    if not _verify(row.password_hash, _usable(old_password)):
         raise UserError("bad_credentials", "the current password is wrong")
     connection.execute(
         update(users)
