@@ -183,6 +183,13 @@ BAD_GAMES = [
     lambda a, b, c: ([a, b], [True, False], "uttt", "timed"),
     lambda a, b, c: ([a, ()], [1, 2], "challenge", "timed"),
     lambda a, b, c: ([a, (b, a)], [1, 2], "challenge", "timed"),
+    lambda a, b, c: ([a, None], [1, 2], "uttt", "timed"),
+    lambda a, b, c: ([a, "Bb"], [1, 2], "uttt", "timed"),
+    lambda a, b, c: ([a, b], [1, float("nan")], "uttt", "timed"),
+    lambda a, b, c: ([a, b], [1, float("inf")], "challenge", "timed"),
+    lambda a, b, c: (None, [1, 2], "uttt", "timed"),
+    lambda a, b, c: ({a: 1, b: 2}, [1, 2], "uttt", "timed"),
+    lambda a, b, c: ([a, b], None, "uttt", "timed"),
 ]
 
 

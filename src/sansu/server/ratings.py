@@ -18,6 +18,7 @@ rated, between signed-in humans) is the caller's decision; the math is in
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -166,11 +167,17 @@ def _check(
         raise ValueError("game: expected a game id")
     if speed not in SPEEDS:
         raise ValueError(f"speed: expected one of {', '.join(SPEEDS)}")
+    if not isinstance(players, list | tuple) or not isinstance(ranks, list | tuple):
+        raise ValueError("players and ranks: expected lists")
+    if not all(isinstance(p, int | list | tuple) for p in players):
+        raise ValueError("players: expected a user id or a team (a list of user ids) per seat")
     teams = [[p] if isinstance(p, int) else list(p) for p in players]
     if len(teams) < 2 or len(ranks) != len(teams) or any(not t for t in teams):
         raise ValueError("a rated game needs two or more seats, each with a rank")
-    if not all(isinstance(r, int | float) and not isinstance(r, bool) for r in ranks):
-        raise ValueError("ranks: expected numbers")
+    if not all(
+        isinstance(r, int | float) and not isinstance(r, bool) and math.isfinite(r) for r in ranks
+    ):
+        raise ValueError("ranks: expected finite numbers")
     ids = [u for team in teams for u in team]
     if not all(isinstance(u, int) and not isinstance(u, bool) for u in ids):
         raise ValueError("players: expected user ids")
