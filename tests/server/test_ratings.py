@@ -274,3 +274,24 @@ def test_bad_game_ids_are_refused_before_any_query(engine: Engine) -> None:
     with pytest.raises(ValueError):
         rate(engine, "g1", [a, b], [1, 2], game="ut\x00tt")
     assert dump(engine) == before
+
+
+def test_openskill_ratings_leave_provisional_at_their_own_threshold(engine: Engine) -> None:
+    players = [sign_up(engine, name).id for name in ("Aa", "Bb", "Cc")]
+    games = 0
+    while True:
+        games += 1
+        ranks = [1 + (games + i) % 3 for i in range(3)]
+        changes = rate(engine, f"c{games}", players, ranks, game="challenge", speed="untimed")
+        after = changes[players[0]].after
+        if not after.provisional:
+            break
+        assert after.shown().endswith("?")
+    assert 110 < after.deviation < 175 and 20 < games < 60
+    with engine.connect() as c:
+        stored = ratings.get_rating(c, players[0], "challenge", "untimed")
+        assert not stored.provisional and stored == after
+        assert ratings.get_rating(c, players[0], "uttt", "untimed").shown() == "1500?"
+        board = ratings.leaderboard(c, "challenge", "untimed", now=0.0, min_games=games)
+    assert {s.user_id for s in board} <= set(players) and board
+    assert Rating(1500, 150).provisional and not Rating(1500, 150, 0.06, 175).provisional

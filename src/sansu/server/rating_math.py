@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import glicko2
 from openskill.models import PlackettLuce
@@ -20,7 +20,11 @@ START_RATING = 1500.0
 START_DEVIATION = 350.0
 START_VOLATILITY = 0.06
 PROVISIONAL_DEVIATION = 110.0
-"""A rating whose deviation is at least this is provisional (shown with ``?``), as on lichess."""
+"""A Glicko-2 rating whose deviation is at least this is provisional (shown with ``?``),
+as on lichess: about 14 games from the start."""
+OPENSKILL_PROVISIONAL_DEVIATION = 175.0
+"""OpenSkill's deviation falls more slowly (110 would take 77 two-player games); 175, half
+the start, takes about 30 two-player or 54 five-player games of alternating results."""
 
 OPENSKILL = PlackettLuce(
     mu=START_RATING, sigma=START_DEVIATION, beta=START_DEVIATION / 2, tau=START_DEVIATION / 100
@@ -35,10 +39,12 @@ class Rating:
     deviation: float = START_DEVIATION
     volatility: float = START_VOLATILITY
     """Glicko-2's volatility; carried unchanged by OpenSkill."""
+    provisional_from: float = field(default=PROVISIONAL_DEVIATION, compare=False, repr=False)
+    """The deviation from which the rating is provisional (it depends on the system)."""
 
     @property
     def provisional(self) -> bool:
-        return self.deviation >= PROVISIONAL_DEVIATION
+        return self.deviation >= self.provisional_from
 
     def shown(self) -> str:
         """The rating as a page shows it: ``1500?`` while provisional."""
@@ -84,6 +90,9 @@ def openskill_teams(
     before = [[OPENSKILL.rating(mu=r.rating, sigma=r.deviation) for r in team] for team in teams]
     after = OPENSKILL.rate(before, ranks=list(ranks))
     return [
-        [Rating(new.mu, new.sigma, old.volatility) for new, old in zip(team, olds, strict=True)]
+        [
+            Rating(new.mu, new.sigma, old.volatility, OPENSKILL_PROVISIONAL_DEVIATION)
+            for new, old in zip(team, olds, strict=True)
+        ]
         for team, olds in zip(after, teams, strict=True)
     ]

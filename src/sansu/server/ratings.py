@@ -41,6 +41,7 @@ from sqlalchemy.orm import Mapped, mapped_column
 
 from sansu.server.models import Base
 from sansu.server.rating_math import (
+    OPENSKILL_PROVISIONAL_DEVIATION,
     PROVISIONAL_DEVIATION,
     Rating,
     glicko2_pair,
@@ -139,6 +140,11 @@ def speed_of(time_control: Mapping[str, Any] | None) -> str:
     return "correspondence" if estimate >= CORRESPONDENCE_SECONDS else "timed"
 
 
+def provisional_from(game: str) -> float:
+    """The deviation from which a rating of ``game`` is provisional."""
+    return OPENSKILL_PROVISIONAL_DEVIATION if game in OPENSKILL_GAMES else PROVISIONAL_DEVIATION
+
+
 def get_rating(connection: Connection, user_id: int, game: str, speed: str) -> Rating:
     """The user's rating, or a new player's when they have none yet."""
     row = connection.execute(
@@ -146,7 +152,7 @@ def get_rating(connection: Connection, user_id: int, game: str, speed: str) -> R
             ratings.c.user_id == user_id, ratings.c.game == game, ratings.c.speed == speed
         )
     ).first()
-    return Rating(*row) if row else Rating()
+    return Rating(*(row or ()), provisional_from=provisional_from(game))
 
 
 def is_rated(connection: Connection, game_id: str) -> bool:
@@ -316,7 +322,7 @@ def leaderboard(
         .where(
             ratings.c.game == game,
             ratings.c.speed == speed,
-            ratings.c.deviation < PROVISIONAL_DEVIATION,
+            ratings.c.deviation < provisional_from(game),
             users.c.bot.is_(False),
         )
         .order_by(ratings.c.rating.desc(), users.c.id)
