@@ -112,7 +112,7 @@ def test_a_two_player_game_moves_ratings_by_the_librarys_numbers(engine: Engine)
 
 
 def test_rating_math_matches_the_library_for_rated_players() -> None:
-    """Away from 1500 the package's volatility step differs from the paper (see
+    """The package's volatility step differs slightly from the paper's (see
     rating_math); rating and deviation still agree with the package closely."""
     me, other = Rating(1720.0, 80.0, 0.059), Rating(1610.0, 120.0, 0.061)
     new_me, new_other = glicko2_pair(me, other, 0.0)

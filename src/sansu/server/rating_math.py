@@ -55,9 +55,10 @@ class _Glicko2Player(glicko2.Player):
     """``glicko2.Player`` with step 5's function f as in Glickman's paper.
 
     The package's ``_f`` uses the rating (mu) squared where the paper has the
-    deviation (phi) squared; the two agree only for a rating of exactly 1500,
-    so the volatility of every other player would drift. This one method is
-    the paper's formula; the rest is the package's.
+    deviation (phi) squared, so its new volatility is off (0.0599934 instead
+    of the paper's 0.0599960 in Glickman's worked example, and further off
+    away from 1500). This one method is the paper's formula; the rest is the
+    package's.
     """
 
     def _f(self, x: float, delta: float, v: float, a: float) -> float:
