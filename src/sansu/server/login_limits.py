@@ -1,0 +1,45 @@
+"""Brute-force defence for log-ins: failed attempts are counted per name and per client.
+
+Counting uses the ``limits`` library's moving window, so a name or a client
+that failed too often in the window is held back until old failures age out;
+a success clears the name's count (not the client's, so one client cannot
+reset its budget by logging in to its own account between guesses).
+"""
+
+from __future__ import annotations
+
+from limits import RateLimitItem, parse
+from limits.storage import MemoryStorage, Storage
+from limits.strategies import MovingWindowRateLimiter
+
+PER_NAME = "5/5minutes"
+"""Failed log-ins into one name before it is held back: slows a guesser to a crawl."""
+PER_CLIENT = "20/5minutes"
+"""Failed log-ins from one client (any names): stops one address spraying many names."""
+
+
+class LoginLimiter:
+    """Counts failed log-ins; ``allowed`` says whether another attempt may be checked."""
+
+    def __init__(
+        self,
+        *,
+        per_name: str = PER_NAME,
+        per_client: str = PER_CLIENT,
+        storage: Storage | None = None,
+    ) -> None:
+        self._per_name: RateLimitItem = parse(per_name)
+        self._per_client: RateLimitItem = parse(per_client)
+        self._limiter = MovingWindowRateLimiter(storage or MemoryStorage())
+
+    def allowed(self, name_key: str, client: str) -> bool:
+        return self._limiter.test(self._per_name, "login-name", name_key) and self._limiter.test(
+            self._per_client, "login-client", client
+        )
+
+    def failed(self, name_key: str, client: str) -> None:
+        self._limiter.hit(self._per_name, "login-name", name_key)
+        self._limiter.hit(self._per_client, "login-client", client)
+
+    def succeeded(self, name_key: str, client: str) -> None:
+        self._limiter.clear(self._per_name, "login-name", name_key)
