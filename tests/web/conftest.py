@@ -100,8 +100,13 @@ def _wait_for(url: str, process: subprocess.Popen[bytes], seconds: float) -> Non
 
 
 @contextlib.contextmanager
-def serving(sansu: str, db: Path, *, cwd: Path | None = None) -> Iterator[str]:
-    """``sansu serve`` (the executable ``sansu``) on a free port with the SQLite file ``db``."""
+def serving(
+    sansu: str, db: Path, *, cwd: Path | None = None, extra: tuple[str, ...] = ()
+) -> Iterator[str]:
+    """``sansu serve`` (the executable ``sansu``) on a free port with the SQLite file ``db``.
+
+    ``extra``: more options for ``sansu serve``.
+    """
     port = free_port()
     log = open(db.with_suffix(".log"), "wb")  # noqa: SIM115 - closed after the server stops
     process = subprocess.Popen(
@@ -121,6 +126,7 @@ def serving(sansu: str, db: Path, *, cwd: Path | None = None) -> Iterator[str]:
             "100",
             "--log-level",
             "warning",
+            *extra,
         ],
         stdout=log,
         stderr=subprocess.STDOUT,
