@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import json
 import shutil
 import sys
 import time
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -15,7 +13,7 @@ import pytest
 
 from tests.web.accessibility import violations
 from tests.web.conftest import serving
-from tests.web.helpers import TURN_TIMEOUT_MS, api_get, open_page
+from tests.web.helpers import TURN_TIMEOUT_MS, api_get, api_post, open_page
 
 AFTER = 3.0
 """Seconds of silence after which this test's server calls a game abandoned."""
@@ -27,19 +25,6 @@ def quick_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     sansu = shutil.which("sansu", path=str(Path(sys.executable).parent)) or "sansu"
     with serving(sansu, db, extra=("--abandon-after", str(AFTER))) as url:
         yield url
-
-
-def api_post(base: str, path: str, body: dict[str, Any], token: str | None = None) -> Any:
-    request = urllib.request.Request(
-        base + path,
-        data=json.dumps(body).encode(),
-        method="POST",
-        headers={"Content-Type": "application/json"},
-    )
-    if token:
-        request.add_header("Authorization", f"Bearer {token}")
-    with urllib.request.urlopen(request, timeout=10) as answer:
-        return json.loads(answer.read())
 
 
 def move_and_wait(base: str, gid: str, token: str) -> None:
