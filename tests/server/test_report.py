@@ -6,6 +6,7 @@ it from anyone, in any turn, and the event says who reported.
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from tests.server.conftest import Api
@@ -103,3 +104,51 @@ def test_no_report_without_the_honour_variant(api: Api) -> None:
     r = api.move(gid, None, "report r1c1", api.get(gid)["state"])
     assert r.status_code == 422
     assert "honour" in r.json()["error"]["message"]
+
+
+def test_a_report_keeps_the_clocks_of_the_turn(api: Api) -> None:
+    gid, tokens = api.two_players(
+        "sumodoku",
+        options=HONOUR,
+        time_control={"initial_seconds": 60, "increment_seconds": 30},
+    )
+    for seat, move in ((0, "r1c1=1"), (1, "r9c9=5"), (0, "r1c5=1")):
+        play(api, gid, tokens[seat], move)
+    before = api.get(gid)["clock"]
+    assert before["running"] == 1
+    play(api, gid, tokens[1], "report r1c5")  # the player to move reports: no increment
+    after = api.get(gid)["clock"]
+    assert after["running"] == 1
+    assert after["remaining"][1] <= before["remaining"][1]
+    assert after["remaining"][0] == before["remaining"][0]
+
+
+def test_the_computer_answers_after_a_report(api: Api) -> None:
+    created = api.create(
+        "sumodoku",
+        options=HONOUR,
+        seats=[{"kind": "human"}, {"kind": "computer", "level": "beginner"}],
+    )
+    gid, token = created["id"], created["token"]
+    play(api, gid, token, "r1c1=1")
+    game = wait_for_seat(api, gid, 0)
+    empty = next(f"r1c{c}" for c in range(2, 10) if game["view"]["cells"][c - 1] is None)
+    play(api, gid, token, f"{empty}=1")  # a duplicate in row 1; the computer is to move
+    for _ in range(20):  # the computer may move between reading the state and the report
+        r = api.move(gid, None, f"report {empty}", api.get(gid)["state"])
+        if r.status_code != 409:
+            break
+    assert r.status_code == 200, r.text
+    game = wait_for_seat(api, gid, 0)
+    texts = [m["move"] for m in game["moves"]]
+    assert f"report {empty}" in texts and len(texts) == 5
+    assert game["status"] == "active"
+
+
+def wait_for_seat(api: Api, gid: str, seat: int) -> dict[str, Any]:
+    for _ in range(1000):
+        game = api.get(gid)
+        if game["view"]["to_move"] == seat:
+            return game
+        time.sleep(0.01)
+    raise AssertionError("the computer did not move")
