@@ -43,15 +43,7 @@ class Play:
             return await self._open_move(live, token, move, seen)
         async with live.lock:
             held = live.holder(token)
-            await self.timekeeper.apply_due(live)
-            if live.status != "active":
-                raise errors.game_over()
-            if seen is None:
-                raise ApiError(
-                    422, "state_required", "a move names the state number it was made in"
-                )
-            if seen != live.version:
-                raise errors.stale(seen, live.version)
+            await self._ready_for_move(live, seen)
             mover = live.state.to_move
             if mover not in held:
                 raise ApiError(
@@ -64,6 +56,16 @@ class Play:
             new_state = self._judge(live.state, move)
             await self.rounds.commit_move(live, new_state, mover)
             return live
+
+    async def _ready_for_move(self, live: LiveGame, seen: int | None) -> None:
+        """Applies the clocks, then refuses a move in a game over or in another state."""
+        await self.timekeeper.apply_due(live)
+        if live.status != "active":
+            raise errors.game_over()
+        if seen is None:
+            raise ApiError(422, "state_required", "a move names the state number it was made in")
+        if seen != live.version:
+            raise errors.stale(seen, live.version)
 
     @staticmethod
     def is_open_move(live: LiveGame, move: object) -> bool:
@@ -79,15 +81,7 @@ class Play:
         """Plays an open move for a seat's holder or, without a token, a spectator."""
         async with live.lock:
             reporter = min(live.holder(token)) if token else None
-            await self.timekeeper.apply_due(live)
-            if live.status != "active":
-                raise errors.game_over()
-            if seen is None:
-                raise ApiError(
-                    422, "state_required", "a move names the state number it was made in"
-                )
-            if seen != live.version:
-                raise errors.stale(seen, live.version)
+            await self._ready_for_move(live, seen)
             new_state = self._judge(live.state, move)
             by = "spectator" if reporter is None else "player"
             await self.rounds.commit_move(live, new_state, reporter, by=by, turn=False)
