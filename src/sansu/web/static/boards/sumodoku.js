@@ -63,7 +63,8 @@ const CSS = `
 .sd.reporting .cell:has(.piece) { cursor: crosshair; }
 .sd-side .countdown { font-size: 1.6rem; font-weight: 800; font-variant-numeric: tabular-nums; }
 .sd-side .countdown.low { color: var(--danger); }
-.sd-side .claim-note { font-size: .9rem; color: var(--muted); margin: .4rem 0 0; }
+.sd-side .claim-note, .sd-side .report-note { font-size: .9rem; color: var(--muted);
+  margin: .4rem 0 0; }
 `;
 
 function colourVars(colour) {
@@ -91,7 +92,7 @@ export function createBoard(ctx) {
   const reportBtn = h('button', {type: 'button', class: 'btn report-btn', hidden: true,
     'data-action': 'report', 'aria-pressed': 'false', onclick: () => setReporting(!reporting)},
   'Report a duplicate');
-  const reportNote = h('p', {class: 'claim-note', hidden: true},
+  const reportNote = h('p', {class: 'report-note', hidden: true},
     'Anyone watching may point out a piece that repeats a colour: it leaves the game, and '
     + 'its cell becomes a hole. Nobody loses a turn.');
   const countdown = h('div', {class: 'countdown', role: 'timer', 'aria-live': 'off', hidden: true});
