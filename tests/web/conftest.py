@@ -101,11 +101,17 @@ def _wait_for(url: str, process: subprocess.Popen[bytes], seconds: float) -> Non
 
 @contextlib.contextmanager
 def serving(
-    sansu: str, db: Path, *, cwd: Path | None = None, wait: float = 60
+    sansu: str,
+    db: Path,
+    *,
+    cwd: Path | None = None,
+    wait: float = 60,
+    extra: tuple[str, ...] = (),
 ) -> Iterator[str]:
     """``sansu serve`` (the executable ``sansu``) on a free port with the SQLite file ``db``.
 
-    ``wait``: how long the server may take to answer (it warms its computer players first).
+    ``wait``: how long the server may take to answer (it warms its computer players first);
+    ``extra``: more options for ``sansu serve``.
     """
     port = free_port()
     log = open(db.with_suffix(".log"), "wb")  # noqa: SIM115 - closed after the server stops
@@ -126,6 +132,7 @@ def serving(
             "100",
             "--log-level",
             "warning",
+            *extra,
         ],
         stdout=log,
         stderr=subprocess.STDOUT,

@@ -21,6 +21,19 @@ def api_get(base: str, path: str, token: str | None = None) -> Any:
         return json.loads(answer.read())
 
 
+def api_post(base: str, path: str, body: dict[str, Any], token: str | None = None) -> Any:
+    request = urllib.request.Request(
+        base + path,
+        data=json.dumps(body).encode(),
+        method="POST",
+        headers={"Content-Type": "application/json", "Accept": "application/json"},
+    )
+    if token:
+        request.add_header("Authorization", f"Bearer {token}")
+    with urllib.request.urlopen(request, timeout=10) as answer:
+        return json.loads(answer.read())
+
+
 class Player:
     """One browser tab playing (or watching) one game."""
 

@@ -62,6 +62,14 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="an unused game in play leaves memory after this long (default: 15 minutes)",
     )
     parser.add_argument(
+        "--abandon-after",
+        type=float,
+        default=None,
+        metavar="SECONDS",
+        help="a game in play with no move and no player's page open this long is listed"
+        " as abandoned, apart from the games to watch (default: 10 minutes)",
+    )
+    parser.add_argument(
         "--log-level", default="info", choices=("critical", "error", "warning", "info", "debug")
     )
     parser.set_defaults(func=run)
@@ -76,6 +84,9 @@ def run(args: argparse.Namespace) -> int:
     if not 0 < args.port < 65536:
         print(f"sansu serve: bad port {args.port}", file=sys.stderr)
         return 2
+    if args.abandon_after is not None and not args.abandon_after >= 0:
+        print(f"sansu serve: bad --abandon-after {args.abandon_after}", file=sys.stderr)
+        return 2
     db = args.db or str(default_db_path())
     try:
         limits = RateLimits(
@@ -88,6 +99,7 @@ def run(args: argparse.Namespace) -> int:
             computer_time_ms=args.computer_time_ms,
             rate_limits=limits,
             **({} if args.keep_idle is None else {"keep_idle": args.keep_idle}),
+            **({} if args.abandon_after is None else {"abandon_after": args.abandon_after}),
         )
     except Exception as error:  # a bad URL or an unreachable database
         print(f"sansu serve: {error}", file=sys.stderr)

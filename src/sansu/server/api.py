@@ -196,8 +196,11 @@ def build_router(service: GameService, check_limit: CheckLimit | None = None) ->
     @router.get("/games", tags=["archive"])
     async def list_games(
         status: Annotated[
-            Literal["active", "finished", "imported", "archive"] | None,
-            Query(description="archive: finished or imported"),
+            Literal["active", "abandoned", "finished", "imported", "archive"] | None,
+            Query(
+                description="active: being played; abandoned: in play but left"
+                " (no move and no player for a while); archive: finished or imported"
+            ),
         ] = None,
         game: Annotated[GameName | None, Query(description="a game id or alias")] = None,
         limit: Annotated[int, Query(ge=1, le=200)] = 50,

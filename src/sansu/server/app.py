@@ -26,6 +26,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 import sansu
 from sansu.server import logs
 from sansu.server.api import build_router, error_response
+from sansu.server.archive import ABANDON_AFTER
 from sansu.server.computer import ComputerRunner
 from sansu.server.errors import ApiError, send_error
 from sansu.server.hub import Hub
@@ -163,6 +164,7 @@ def create_app(
     rate_limits: RateLimits | None = None,
     keep_idle: float = KEEP_IDLE,
     keep_finished: float = KEEP_FINISHED,
+    abandon_after: float = ABANDON_AFTER,
     warm_up: bool = True,
 ) -> FastAPI:
     """The server's app on the database ``db_url`` (a SQLAlchemy URL or a SQLite file path).
@@ -172,13 +174,22 @@ def create_app(
     time per move. ``static_dir``: the web app (default: ``sansu/web/static``).
     ``rate_limits``: per client (default :class:`RateLimits`). ``keep_idle``,
     ``keep_finished``: seconds an unused game in play, or finished, stays in
-    memory. ``warm_up``: load the computer players' compiled code before
-    answering anyone (tests without computer games turn it off).
+    memory. ``abandon_after``: seconds without a move or a player's socket
+    after which a game in play is listed as abandoned. ``warm_up``: load the
+    computer players' compiled code before answering anyone (tests without
+    computer games turn it off).
     """
     store = Store(db_url or str(default_db_path()))
     hub = Hub()
     computer = ComputerRunner(computer_workers, time_ms_cap=computer_time_ms)
-    service = GameService(store, hub, computer, keep_idle=keep_idle, keep_finished=keep_finished)
+    service = GameService(
+        store,
+        hub,
+        computer,
+        keep_idle=keep_idle,
+        keep_finished=keep_finished,
+        abandon_after=abandon_after,
+    )
     limiter = Limiter(rate_limits)
 
     @asynccontextmanager

@@ -1,5 +1,9 @@
 """The archive: listing games, replaying positions, exporting and importing JSON records.
 
+A game in play that nobody plays any more is **abandoned** (see
+:data:`ABANDON_AFTER`): it is listed apart from the games to watch, and
+stays whole, loaded by its link and resumed by its players' next move.
+
 A record (``sansu.GameRecord``) is checked by replaying every move before it
 is stored; an export carries who played and how the game ended. A game that
 keeps information from its players is exported only once it is over.
@@ -17,6 +21,7 @@ from sqlalchemy import Connection, func, select
 import sansu
 from sansu.core.protocol import IllegalMove, Result
 from sansu.server.errors import ApiError
+from sansu.server.hub import Hub
 from sansu.server.live import (
     MAX_NAME,
     LiveGame,
@@ -31,28 +36,51 @@ from sansu.server.models import seats as seats_table
 from sansu.server.rounds import Rounds
 from sansu.server.store import Store
 
+ABANDON_AFTER = 600.0
+"""Seconds after which a game in play is abandoned: nothing happened in it (no
+move, no seat taken) and no holder of a seat had a socket open on it for that
+long. Spectators do not count; computers never leave, so a game against the
+computer whose player closed the page is abandoned ten minutes later."""
+
 
 class Archive:
-    """Finished and imported games: lists, records, positions."""
+    """Lists of games (to watch, abandoned, finished), records, positions."""
 
-    def __init__(self, rounds: Rounds, store: Store, clock: Callable[[], float]) -> None:
+    def __init__(
+        self,
+        rounds: Rounds,
+        store: Store,
+        clock: Callable[[], float],
+        hub: Hub,
+        abandon_after: float = ABANDON_AFTER,
+    ) -> None:
         self.rounds = rounds
         self.store = store
         self.time = clock
+        self.hub = hub
+        self.abandon_after = abandon_after
 
     async def list_games(
         self, *, status: str | None, game: str | None, limit: int, offset: int
     ) -> tuple[int, list[dict[str, Any]]]:
         """Games, latest change first, of one game id and status if given.
 
-        Status ``archive`` means finished or imported.
+        Status ``archive`` means finished or imported; ``active`` lists the
+        games being played, ``abandoned`` the games in play nobody plays.
         """
         g = games_table
+        cutoff = self.time() - self.abandon_after
+        seen = sorted(self.hub.players_seen_since(cutoff))
+        recent = (g.c.updated_at >= cutoff) | g.c.id.in_(seen)
 
         def read(c: Connection) -> tuple[int, list[dict[str, Any]]]:
-            where = []
+            where: list[Any] = []
             if status == "archive":
                 where.append(g.c.status.in_(("finished", "imported")))
+            elif status == "active":
+                where += [g.c.status == "active", recent]
+            elif status == "abandoned":
+                where += [g.c.status == "active", ~recent]
             elif status:
                 where.append(g.c.status == status)
             if game:
@@ -84,6 +112,9 @@ class Archive:
                         "game": r.game,
                         "options": r.public_options,
                         "status": r.status,
+                        "abandoned": r.status == "active"
+                        and r.updated_at < cutoff
+                        and r.id not in seen,
                         "casual": r.casual,
                         "state": r.version,
                         "ply": r.ply,

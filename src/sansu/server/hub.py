@@ -12,7 +12,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Iterable
+import time
+from collections.abc import Callable, Iterable
 from typing import Any, Protocol
 
 from sansu.server.live import Event, LiveGame, dumps
@@ -79,9 +80,12 @@ class Connection:
 class Hub:
     """Every open connection, by game."""
 
-    def __init__(self) -> None:
+    def __init__(self, clock: Callable[[], float] = time.time) -> None:
         self.connections: dict[str, set[Connection]] = {}
         self._presence: dict[str, str] = {}
+        self._clock = clock
+        self._players_left: dict[str, float] = {}
+        """When the last socket of a seat's holder left each game (for abandoned games)."""
 
     def count(self) -> int:
         return sum(len(c) for c in self.connections.values())
@@ -98,7 +102,20 @@ class Hub:
             conns.discard(connection)
             if not conns:
                 del self.connections[live.id]
+        if connection.seats and not any(c.seats for c in conns or ()):
+            self._players_left[live.id] = self._clock()
         self.send_presence(live)
+
+    def players_seen_since(self, since: float) -> set[str]:
+        """Ids of the games a seat's holder is connected to now, or left at ``since`` or later."""
+        for game_id, left in list(self._players_left.items()):
+            if left < since:
+                del self._players_left[game_id]
+        seen = set(self._players_left)
+        for game_id, conns in self.connections.items():
+            if any(c.seats for c in conns):
+                seen.add(game_id)
+        return seen
 
     def presence(self, live: LiveGame) -> dict[str, Any]:
         """Which seats have someone here (computers always do), and how many watch."""

@@ -1,7 +1,10 @@
 """Playing: moves, resignations and takebacks by the holders of the seats.
 
 Only the holder of the seat to move can move, against the state number it
-saw; the engine judges every move. Clocks that ran out are applied first, so
+saw; the engine judges every move. The one exception is a move the rules
+give to anyone watching (:data:`OPEN_MOVES`: Sumodoku's ``report``, the
+third-party observer's): any seat's holder or a spectator may make it, and
+the event says who did. Clocks that ran out are applied first, so
 a move that arrives after a deadline is refused by the clock's verdict.
 """
 
@@ -21,6 +24,10 @@ from sansu.server.models import moves as moves_table
 from sansu.server.rounds import Rounds
 from sansu.server.timekeeper import Timekeeper
 
+OPEN_MOVES: dict[str, frozenset[str]] = {"sumodoku": frozenset({"report"})}
+"""By game id: the first words of moves anyone may make, seated or not, in
+any turn. They use no turn (the engine keeps the same player to move)."""
+
 
 class Play:
     """Moves, resignations and takebacks."""
@@ -32,17 +39,11 @@ class Play:
     async def play(self, game_id: str, token: str | None, move: str, seen: int | None) -> LiveGame:
         """Plays ``move`` for the token's seat against state number ``seen``."""
         live = await self.rounds.get(game_id)
+        if self.is_open_move(live, move):
+            return await self._open_move(live, token, move, seen)
         async with live.lock:
             held = live.holder(token)
-            await self.timekeeper.apply_due(live)
-            if live.status != "active":
-                raise errors.game_over()
-            if seen is None:
-                raise ApiError(
-                    422, "state_required", "a move names the state number it was made in"
-                )
-            if seen != live.version:
-                raise errors.stale(seen, live.version)
+            await self._ready_for_move(live, seen)
             mover = live.state.to_move
             if mover not in held:
                 raise ApiError(
@@ -54,6 +55,36 @@ class Play:
                 )
             new_state = self._judge(live.state, move)
             await self.rounds.commit_move(live, new_state, mover)
+            return live
+
+    async def _ready_for_move(self, live: LiveGame, seen: int | None) -> None:
+        """Applies the clocks, then refuses a move in a game over or in another state."""
+        await self.timekeeper.apply_due(live)
+        if live.status != "active":
+            raise errors.game_over()
+        if seen is None:
+            raise ApiError(422, "state_required", "a move names the state number it was made in")
+        if seen != live.version:
+            raise errors.stale(seen, live.version)
+
+    @staticmethod
+    def is_open_move(live: LiveGame, move: object) -> bool:
+        """Whether ``move`` is one that anyone watching may make (see :data:`OPEN_MOVES`)."""
+        words = OPEN_MOVES.get(live.game.id)
+        if not words or not isinstance(move, str) or not move.split():
+            return False
+        return move.split()[0].lower() in words
+
+    async def _open_move(
+        self, live: LiveGame, token: str | None, move: str, seen: int | None
+    ) -> LiveGame:
+        """Plays an open move for a seat's holder or, without a token, a spectator."""
+        async with live.lock:
+            reporter = min(live.holder(token)) if token else None
+            await self._ready_for_move(live, seen)
+            new_state = self._judge(live.state, move)
+            by = "spectator" if reporter is None else "player"
+            await self.rounds.commit_move(live, new_state, reporter, by=by, turn=False)
             return live
 
     @staticmethod

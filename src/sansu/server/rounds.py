@@ -249,9 +249,19 @@ class Rounds:
         self.changed(live)
 
     async def commit_move(
-        self, live: LiveGame, new_state: State, seat: int | None, *, by: str | None = None
+        self,
+        live: LiveGame,
+        new_state: State,
+        seat: int | None,
+        *,
+        by: str | None = None,
+        turn: bool = True,
     ) -> None:
-        """Commits ``new_state``, reached from the game's state by one move of ``seat``."""
+        """Commits ``new_state``, reached from the game's state by one move of ``seat``.
+
+        ``turn=False``: a move that uses nobody's turn (a spectator's report):
+        no clock increment for ``seat``.
+        """
         change = Change(live)
         now = change.now
         text = str(new_state.last_move) if new_state.last_move is not None else "?"
@@ -261,7 +271,7 @@ class Rounds:
         data = new_state.view(None)
         result = new_state.result
         if live.ready:
-            clock.after_move(seat, new_state.to_move, data, now)
+            clock.after_move(seat if turn else None, new_state.to_move, data, now)
         elif result is not None:
             clock.stop(now)
         played = PlayedMove(ply, text, seat, now, version)

@@ -24,7 +24,7 @@ from collections.abc import Callable
 
 from sqlalchemy import select
 
-from sansu.server.archive import Archive
+from sansu.server.archive import ABANDON_AFTER, Archive
 from sansu.server.background import Background
 from sansu.server.computer import ComputerRunner
 from sansu.server.computer_turns import ComputerTurns
@@ -60,6 +60,7 @@ class GameService:
         clock: Callable[[], float] = time.time,
         keep_idle: float = KEEP_IDLE,
         keep_finished: float = KEEP_FINISHED,
+        abandon_after: float = ABANDON_AFTER,
     ) -> None:
         self.store = store
         self.hub = hub
@@ -74,7 +75,7 @@ class GameService:
         self.seating = Seating(self.rounds, clock)
         self.playing = Play(self.rounds, self.timekeeper)
         self.rematches = Rematches(self.rounds)
-        self.archive = Archive(self.rounds, store, clock)
+        self.archive = Archive(self.rounds, store, clock, hub, abandon_after)
         self.event_log = EventLog(store)
         # The calls of the HTTP and WebSocket layer, by domain.
         self.get = self.rounds.get

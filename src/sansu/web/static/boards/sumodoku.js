@@ -2,7 +2,8 @@
 // digit, printed on the piece, so the board reads without colour vision.
 // Beside the board: each player's pieces left, the colour picker, the
 // "Sudoku!" claim button (only when a claim is allowed) with the claim's
-// countdown, and the challenge button of the honour variant. Variant marks:
+// countdown, and the honour variant's challenge button and report control (a
+// report is open to anyone watching, players and spectators). Variant marks:
 // long diagonals, odd (circle) and even (square) shading, consecutive bars.
 
 import {DigitPad, Grid, cellIndex, cellName, clockText, h, installStyle, ordinal, placeByWidth, s}
@@ -58,9 +59,12 @@ const CSS = `
   font-size: 1rem; }
 .sd-side .actions { display: flex; gap: .5rem; flex-wrap: wrap; margin-top: .6rem; }
 .sd-side .claim-btn { font-weight: 800; }
+.sd-side .report-btn[aria-pressed="true"] { border-color: var(--focus); font-weight: 700; }
+.sd.reporting .cell:has(.piece) { cursor: crosshair; }
 .sd-side .countdown { font-size: 1.6rem; font-weight: 800; font-variant-numeric: tabular-nums; }
 .sd-side .countdown.low { color: var(--danger); }
-.sd-side .claim-note { font-size: .9rem; color: var(--muted); margin: .4rem 0 0; }
+.sd-side .claim-note, .sd-side .report-note { font-size: .9rem; color: var(--muted);
+  margin: .4rem 0 0; }
 `;
 
 function colourVars(colour) {
@@ -73,6 +77,7 @@ export function createBoard(ctx) {
   let view = null;
   let info = {};
   let armed = null;
+  let reporting = false;
   let timer = null;
 
   const hands = h('div', {class: 'hands'});
@@ -83,6 +88,13 @@ export function createBoard(ctx) {
     onclick: () => ctx.propose(`erase ${cellName(grid.selected)}`)}, 'Take back this piece');
   const challengeBtn = h('button', {type: 'button', class: 'btn', hidden: true,
     onclick: () => ctx.propose('challenge')}, 'Challenge: the board holds a duplicate');
+  // The honour variant's "third-party observer": point out a piece that repeats a colour.
+  const reportBtn = h('button', {type: 'button', class: 'btn report-btn', hidden: true,
+    'data-action': 'report', 'aria-pressed': 'false', onclick: () => setReporting(!reporting)},
+  'Report a duplicate');
+  const reportNote = h('p', {class: 'report-note', hidden: true},
+    'Anyone watching may point out a piece that repeats a colour: it leaves the game, and '
+    + 'its cell becomes a hole. Nobody loses a turn.');
   const countdown = h('div', {class: 'countdown', role: 'timer', 'aria-live': 'off', hidden: true});
   const claimNote = h('p', {class: 'claim-note'});
   // The pad sits beside the board, and under it on a narrow screen (a phone shows both).
@@ -90,7 +102,8 @@ export function createBoard(ctx) {
   const padHome = h('div', {});
   const side = h('div', {class: 'sd-side panel'},
     h('h3', {}, 'Pieces left'), hands, padHome,
-    h('div', {class: 'actions'}, claimBtn, challengeBtn, eraseBtn), countdown, claimNote);
+    h('div', {class: 'actions'}, claimBtn, challengeBtn, eraseBtn, reportBtn), reportNote,
+    countdown, claimNote);
   const stopPlacing = placeByWidth(padBox, padHome, ctx.underBoard);
 
   function showErase() {
@@ -99,6 +112,19 @@ export function createBoard(ctx) {
       && (view.claim_cells || []).includes(selected));
   }
   grid.onSelect = () => showErase();
+
+  function setReporting(on) {
+    reporting = on;
+    reportBtn.setAttribute('aria-pressed', String(on));
+    grid.el.classList.toggle('reporting', on);
+    ctx.explain(on ? 'Now choose the piece that repeats a colour (press the button again to cancel)'
+      : '', 'hint');
+  }
+
+  async function report(i) {
+    setReporting(false);
+    await ctx.report(`report ${cellName(i)}`);
+  }
 
   function canUse(colour) {
     if (!view || view.to_move === null) return false;
@@ -126,6 +152,11 @@ export function createBoard(ctx) {
     if (!view) return;
     const name = cellName(i);
     const cell = view.cells[i];
+    if (reporting) {
+      if (cell) report(i);
+      else ctx.explain(`${name} is empty: choose a piece to report`);
+      return;
+    }
     const claimPiece = (view.claim_cells || []).includes(name);
     if (key === 'erase') {
       if (claimPiece) ctx.propose(`erase ${name}`);
@@ -169,6 +200,10 @@ export function createBoard(ctx) {
       claimBtn.textContent = `Sudoku! (${v.claim_minutes} minutes to finish the grid)`;
     }
     challengeBtn.hidden = !(info.canPlay && words.has('challenge'));
+    const canReport = !!(info.canReport && v.variants?.honour && !v.result && v.to_move !== null);
+    reportBtn.hidden = !canReport;
+    reportNote.hidden = !canReport || info.canPlay;
+    if (!canReport && reporting) setReporting(false);
     showErase();
     if (v.phase === 'claim' && !v.result) {
       claimNote.textContent = `${name(v.claimant)} claimed Sudoku on their ${ordinal(v.claim_turn)} `
@@ -227,6 +262,8 @@ export function createBoard(ctx) {
       const m = /^(r\dc\d)=(\d)$/.exec(move);
       if (m) return `colour ${m[2]} at ${m[1]}`;
       if (move === 'sudoku') return 'claims Sudoku!';
+      const reported = /^report (r\dc\d)$/.exec(move);
+      if (reported) return `reports the piece on ${reported[1]}: it leaves the game`;
       return move;
     },
     statusDetail: (v) => {

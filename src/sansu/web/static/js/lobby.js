@@ -48,17 +48,29 @@ async function listItem(m, action) {
 route(/^\/watch$/, 'watch', async (main) => {
   main.append(h('h1', {}, 'Games being played'));
   const holder = h('div', {'aria-live': 'polite'});
-  main.append(holder);
+  // Games in play that nobody plays any more (a page closed for a while, no
+  // move since) are kept apart: they are not being played, but not lost either.
+  const left = h('section', {'data-testid': 'abandoned', 'aria-labelledby': 'abandoned-h', hidden: true});
+  main.append(holder, left);
   const load = async () => {
     try {
-      const list = rows(await api.list({status: 'active'}));
+      const [list, gone] = await Promise.all([api.list({status: 'active'}), api.list({status: 'abandoned'})]
+        .map((p) => p.then(rows)));
       if (!list.length) {
         holder.replaceChildren(h('p', {class: 'muted'}, 'Nobody is playing right now.'));
-        return;
+      } else {
+        const items = await Promise.all(list.map((m) => listItem(m,
+          h('a', {class: 'btn small', href: `#/watch/${m.id}`}, 'Watch'))));
+        holder.replaceChildren(h('ul', {class: 'list'}, ...items));
       }
-      const items = await Promise.all(list.map((m) => listItem(m,
-        h('a', {class: 'btn small', href: `#/watch/${m.id}`}, 'Watch'))));
-      holder.replaceChildren(h('ul', {class: 'list'}, ...items));
+      left.hidden = !gone.length;
+      const items = await Promise.all(gone.map((m) => listItem(m,
+        h('a', {class: 'btn small', href: `#/watch/${m.id}`}, 'Look'))));
+      left.replaceChildren(
+        h('h2', {class: 'section-title', id: 'abandoned-h'}, 'Left unfinished'),
+        h('p', {class: 'muted'}, 'Nobody has moved or had these games open for a while.'
+          + ' Their players can still go on by their link.'),
+        h('ul', {class: 'list'}, ...items));
     } catch (error) {
       holder.replaceChildren(errorNotice(`The list of games is not available: ${error.message}`));
     }

@@ -125,6 +125,7 @@ class GamePage {
     this.underBoard = h('div', {class: 'under-board'});
     this.board = mod.createBoard({
       propose: (move) => this.propose(move),
+      report: (move) => this.report(move),
       underBoard: this.underBoard,
       explain: (text, kind) => this.explain(text, kind),
       playerName: (p) => this.seatName(p),
@@ -273,7 +274,8 @@ class GamePage {
   tell(type, e) {
     const v = this.g.view;
     if (type === 'move') {
-      const who = e.seat === null || e.seat === undefined ? 'Time' : this.seatName(e.seat);
+      const who = e.seat === null || e.seat === undefined
+        ? (e.by === 'spectator' ? 'A spectator' : 'Time') : this.seatName(e.seat);
       const what = this.board.describeMove?.(v, e.move) || e.move;
       announce(`${who}: ${what}. ${this.statusText().text}`);
       playSound(this.g.result ? 'end' : (this.mine(e.seat) ? 'mine' : 'move'));
@@ -333,6 +335,21 @@ class GamePage {
       }
     }
     // Legal, or illegal for a reason only the referee can name: the server says which.
+    return this.send(text);
+  }
+
+  /** Sends a move anyone watching may make (Sumodoku's report), whoever is to move. */
+  async report(move) {
+    if (this.viewing !== null || this.replay || this.g.status !== 'active') {
+      this.explain('Reports are made in the current position of a game being played.');
+      return false;
+    }
+    if (this.pending) return false;
+    return this.send(move.trim().toLowerCase());
+  }
+
+  /** Sends `text` to the server; true once sent (the move comes back through the socket). */
+  async send(text) {
     this.pending = true;
     this.explain('');
     const state = this.g.state;
@@ -436,6 +453,7 @@ class GamePage {
           this.replay ? 'Back to the end' : 'Back to the game'));
     }
     this.board.update(v, {canPlay: live && !this.replay && this.canPlay(),
+      canReport: live && !this.replay && this.g.status === 'active',
       mySeats: Object.keys(this.held).map(Number), deadline: live ? this.limitDeadline() : null});
     this.boardHost.classList.toggle('is-history', !live);
     this.boardHost.dataset.state = this.g.state;
@@ -492,7 +510,8 @@ class GamePage {
     const moves = this.g.moves;
     const current = this.viewing === null ? moves.length : this.viewing;
     this.movesEl.replaceChildren(...moves.map((m, k) => {
-      const who = m.seat === null || m.seat === undefined ? 'host' : this.seatName(m.seat);
+      const who = m.seat === null || m.seat === undefined
+        ? (/^report /.test(m.move) ? 'spectator' : 'host') : this.seatName(m.seat);
       return h('li', {},
         h('span', {class: 'num'}, `${k + 1}.`),
         h('span', {class: 'mover'}, h('span', {class: 'swatch-sm', 'aria-hidden': 'true',
