@@ -146,7 +146,8 @@ def test_bad_ids_are_refused_cleanly(review_client: TestClient, db_path: str) ->
         answer = review_client.post(f"/api/games/{bad}/review")
         assert answer.status_code in (404, 422), answer.text
         assert "error" in answer.json()
-    assert review_client.put("/api/games/abc/review").status_code == 405
+    refused = review_client.put("/api/games/abc/review")
+    assert refused.status_code == 405 and refused.headers["allow"] == "GET, HEAD, POST"
     assert stored_rows(db_path) == []
 
 

@@ -270,7 +270,8 @@ def create_app(
 
     api_router = build_router(service, check_limit)
     app.include_router(api_router)
-    app.include_router(reviews_router(service, review_simulations))
+    review_routes = reviews_router(service, review_simulations)
+    app.include_router(review_routes)
 
     static = Path(static_dir) if static_dir is not None else STATIC
     if (static / "index.html").is_file():
@@ -296,7 +297,7 @@ def create_app(
         async def _home() -> HTMLResponse:
             return HTMLResponse(placeholder_page())
 
-    app.add_middleware(AllowedMethods, routes=api_router.routes)
+    app.add_middleware(AllowedMethods, routes=[*api_router.routes, *review_routes.routes])
     app.add_middleware(BodyLimit)
     app.add_middleware(RateLimit, limiter=limiter)
     return app
