@@ -15,6 +15,7 @@ from sansu.ai.review import (
     INACCURACY,
     MISTAKE,
     REVIEW_VERSION,
+    Analyser,
     ProgressiveAnalysis,
     analyse_position,
     classify,
@@ -235,3 +236,20 @@ def test_an_analyser_refuses_a_position_of_another_game_or_options() -> None:
     with pytest.raises(ValueError, match="other options"):
         analyser.analyse(load_game("thirtyfive", rows=9).initial_state(), 10)
     assert analyser.analyse(load_game("thirtyfive").initial_state(), 50).simulations == 50
+
+
+def test_a_position_with_one_forced_move_takes_its_value_from_after_the_move() -> None:
+    game = load_game("sumodoku")
+    state = game.initial_state()
+    rng = random.Random(5)
+    while [str(m) for m in state.legal_moves()] != ["sudoku"]:
+        assert state.result is None, "the game ended before only the claim was left"
+        choices = [m for m in state.legal_moves() if str(m) not in ("sudoku", "timeout")]
+        state = state.play(rng.choice(choices))
+    analysis = Analyser(game).analyse(state, 16)
+    after = Analyser(game).analyse(state.play("sudoku"), 16)
+    mover = state.to_move
+    assert after.chances is not None and mover is not None
+    assert analysis.best == "sudoku" and analysis.pv == ("sudoku",)
+    assert analysis.chance == after.chances[mover] and analysis.proven == after.proven
+    assert analysis.chances is not None and sum(analysis.chances) == pytest.approx(1.0)

@@ -59,7 +59,7 @@ def test_existing_games_survive_the_upgrade(any_db: str) -> None:
     assert rows["moves"] and rows["events"] and len(rows["games"]) == 2
     migrate(engine)
     tables, version = state(engine)
-    assert version == "0002" and tables >= NEW_TABLES
+    assert version == "0003" and tables >= NEW_TABLES
     assert snapshot(engine) == rows
     with engine.connect() as c:
         for name in NEW_TABLES:

@@ -167,8 +167,8 @@ class Analyser:
             )
             for c in stats.candidates[:top]
         )
-        if not lines:  # pragma: no cover - every search expands its root
-            raise RuntimeError("the search found no move")
+        if not lines:  # a search that saw no choice (one forced move): its value is the child's
+            return self._forced(state, simulations, seed, stats.simulations)
         best = lines[0]
         chance = min(1.0, max(0.0, _root_chance(stats)))
         chances = None
@@ -186,6 +186,28 @@ class Analyser:
             lines,
             stats.simulations,
             proven=stats.proven is not None or (best.proven and best.chance >= 1.0),
+        )
+
+    def _forced(self, state: State, simulations: int, seed: int, done: int) -> PositionAnalysis:
+        moves = state.legal_moves()
+        if len(moves) != 1:  # pragma: no cover - every search with a choice expands its root
+            raise RuntimeError("the search found no move")
+        mover = state.to_move
+        child = self.analyse(state.play(moves[0]), simulations, seed=seed)
+        if child.chances is not None and mover is not None:
+            chance = child.chances[mover]
+        elif child.to_move == mover:
+            chance = child.chance
+        else:  # several players and the turn passed: the child's search cannot tell
+            chance = 0.5
+        move = str(moves[0])
+        proven = child.proven
+        chances = None
+        if state.game.num_players == 2:
+            chances = (chance, 1.0 - chance) if mover == 0 else (1.0 - chance, chance)
+        line = Line(move, chance, max(1, done), proven)
+        return PositionAnalysis(
+            state.ply, mover, chance, chances, move, (move,), (line,), done, proven=proven
         )
 
     def chance_of_move(self, stats: PositionAnalysis, move: str) -> float | None:
@@ -356,25 +378,44 @@ def review_game(
     if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
         raise ValueError(f"seed must be a whole number from 0, not {seed!r}")
     states = [game.initial_state()]
-    texts: list[str] = []
     for number, move in enumerate(moves, 1):
         try:
             states.append(states[-1].play(move))
         except IllegalMove as error:
             raise IllegalMove(f"move {number}, {error}") from None
-        texts.append(str(states[-1].last_move))
     if options is None:  # what anyone may see: Sudoku Challenge withholds its seed
         public = getattr(game, "public_options", None)
         options = public() if callable(public) else game.options
     analyser = Analyser(game)
-    review = Review(game.id, dict(options), texts, simulations, seed)
+    positions: list[PositionAnalysis] = []
     total = len(states)
     for index, state in enumerate(states):
-        review.positions.append(analyser.analyse(state, simulations, seed=seed))
+        positions.append(analyser.analyse(state, simulations, seed=seed))
         if progress is not None:
             progress(index + 1, total)
+    return assemble_review(game, states, positions, simulations, seed, options)
+
+
+def assemble_review(
+    game: Game,
+    states: Sequence[State],
+    positions: Sequence[PositionAnalysis],
+    simulations: int,
+    seed: int,
+    options: dict[str, Any],
+) -> Review:
+    """The review made of every position's analysis (``states[i]`` searched as ``positions[i]``).
+
+    :func:`review_game` searches the positions in turn; a server may search them
+    in parts on several workers and join the parts here, with the same result.
+    """
+    if len(states) != len(positions) or not states:
+        raise ValueError(f"{len(states)} positions given with {len(positions)} analyses")
+    texts = [str(state.last_move) for state in states[1:]]
+    analyser = Analyser(game)
+    review = Review(game.id, dict(options), texts, simulations, seed, list(positions))
     for ply, text in enumerate(texts):
-        review.reviews.append(_judge(states, review.positions, ply, text, analyser))
+        review.reviews.append(_judge(list(states), review.positions, ply, text, analyser))
     return review
 
 

@@ -31,6 +31,7 @@ from sansu.server.computer import ComputerRunner
 from sansu.server.errors import ApiError, send_error
 from sansu.server.hub import Hub
 from sansu.server.ratelimit import Limiter, RateLimit, RateLimits, client_of
+from sansu.server.reviews_api import reviews_router
 from sansu.server.rounds import KEEP_FINISHED, KEEP_IDLE
 from sansu.server.service import GameService
 from sansu.server.store import Store
@@ -166,6 +167,7 @@ def create_app(
     keep_finished: float = KEEP_FINISHED,
     abandon_after: float = ABANDON_AFTER,
     warm_up: bool = True,
+    review_simulations: int | None = None,
 ) -> FastAPI:
     """The server's app on the database ``db_url`` (a SQLAlchemy URL or a SQLite file path).
 
@@ -177,7 +179,8 @@ def create_app(
     memory. ``abandon_after``: seconds without a move or a player's socket
     after which a game in play is listed as abandoned. ``warm_up``: load the
     computer players' compiled code before answering anyone (tests without
-    computer games turn it off).
+    computer games turn it off). ``review_simulations``: per position of a
+    post-game review (default: each game's own, ``sansu.ai.review``).
     """
     store = Store(db_url or str(default_db_path()))
     hub = Hub()
@@ -267,6 +270,8 @@ def create_app(
 
     api_router = build_router(service, check_limit)
     app.include_router(api_router)
+    review_routes = reviews_router(service, review_simulations)
+    app.include_router(review_routes)
 
     static = Path(static_dir) if static_dir is not None else STATIC
     if (static / "index.html").is_file():
@@ -292,7 +297,7 @@ def create_app(
         async def _home() -> HTMLResponse:
             return HTMLResponse(placeholder_page())
 
-    app.add_middleware(AllowedMethods, routes=api_router.routes)
+    app.add_middleware(AllowedMethods, routes=[*api_router.routes, *review_routes.routes])
     app.add_middleware(BodyLimit)
     app.add_middleware(RateLimit, limiter=limiter)
     return app

@@ -22,13 +22,15 @@ import queue
 import random
 import threading
 import time
+from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any
+from typing import Any, TypeVar
 
 log = logging.getLogger("sansu.server")
+T = TypeVar("T")
 
 HOST_MOVES = frozenset({"timeout"})
 """Moves a host applies; a computer plays them only when nothing else is legal."""
@@ -186,17 +188,21 @@ class ComputerRunner:
         return time_ms
 
     async def choose(self, request: ComputerRequest) -> str:
+        return await self.run(choose_move, request)
+
+    async def run(self, fn: Callable[[Any], T], request: Any) -> T:
+        """Runs ``fn(request)`` in a worker (a module-level function, plain-data request):
+        for other searches than moves, such as a review's positions."""
         loop = asyncio.get_running_loop()
         executor = self._executor()
         if executor is None:
-            return await asyncio.to_thread(choose_move, request)
+            return await asyncio.to_thread(fn, request)
         try:
-            return await loop.run_in_executor(executor, choose_move, request)
+            return await loop.run_in_executor(executor, fn, request)
         except BrokenProcessPool:
             log.warning("the computer players' pool broke; starting a new one")
             self.close()
-            executor = self._executor()
-            return await loop.run_in_executor(executor, choose_move, request)
+            return await loop.run_in_executor(self._executor(), fn, request)
 
     def close(self) -> None:
         """Ends the workers now, searches under way included; nothing is left behind."""

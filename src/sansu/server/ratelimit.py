@@ -30,7 +30,8 @@ ASGIApp = Callable[[Scope, Any, Any], Awaitable[None]]
 REQUESTS = "1200/minute"
 """Default: HTTP requests to the API, socket connections and socket messages, per client."""
 CREATES = "60/minute;1000/day"
-"""Default: games created (new games, imported records, seats joined), per client."""
+"""Default: games created (new games, imported records, seats joined) and reviews asked
+for, per client."""
 CREATE_PATHS = ("/api/games", "/api/records")
 
 
@@ -96,7 +97,9 @@ class RateLimit:
         if scope["type"] != "http" or not path.startswith("/api/"):
             await self.app(scope, receive, send)
             return
-        create = scope.get("method") == "POST" and (path in CREATE_PATHS or path.endswith("/join"))
+        create = scope.get("method") == "POST" and (
+            path in CREATE_PATHS or path.endswith(("/join", "/review"))
+        )
         try:
             await self.limiter.hit(client_of(scope), create=create)
         except ApiError as error:

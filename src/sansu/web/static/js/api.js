@@ -108,6 +108,9 @@ export const api = {
   },
   position: (id, ply) => request('GET', `/api/games/${enc(id)}/positions/${ply}`),
   recordUrl: (id) => `/api/games/${enc(id)}/record`,
+  /** Starts (or finds) the engine's review of a game that is over: {status, percent | review} */
+  review: (id) => request('POST', `/api/games/${enc(id)}/review`),
+  reviewStatus: (id) => request('GET', `/api/games/${enc(id)}/review`),
 };
 
 /**

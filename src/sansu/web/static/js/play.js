@@ -7,6 +7,7 @@
 import {Live, api, dropToken, heldSeats, keepSeats} from './api.js';
 import {go, route} from './app.js';
 import {boardModule} from './games.js';
+import {reviewPanel} from './review.js';
 import {clockText, h, s, scrollWithin} from './kit.js';
 import {announce, copyText, errorNotice, playSound} from './ui.js';
 
@@ -565,6 +566,10 @@ class GamePage {
         'Download the record'));
     }
     this.controls.replaceChildren(...buttons);
+    if (this.g.status !== 'active' && !this.reviewEl) {
+      this.reviewEl = reviewPanel(this.id, (n) => this.show(n), (p) => this.seatName(p));
+      this.controls.parentElement.after(this.reviewEl);
+    }
   }
 
   renderShare() {

@@ -1,0 +1,69 @@
+"""Migration 0003 on a database of schema 0002: every game, seat, move and event is kept,
+the reviews table comes and goes with upgrade and downgrade, on SQLite and PostgreSQL."""
+
+from __future__ import annotations
+
+import random
+
+import sqlalchemy as sa
+from alembic import command
+from alembic.config import Config
+
+from sansu.server.models import metadata
+from sansu.server.store import MIGRATIONS, make_engine, migrate
+from tests.server.conftest import Api, make_client
+from tests.server.test_ratings_migration import state
+from tests.server.test_reviews import wait_done
+
+OLD_TABLES = ("games", "seats", "moves", "events", "users", "ratings", "rated_games")
+
+
+def downgrade(engine: sa.Engine, revision: str) -> None:
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    with engine.begin() as connection:
+        config.attributes["connection"] = connection
+        command.downgrade(config, revision)
+
+
+def snapshot(engine: sa.Engine) -> dict[str, list[tuple]]:
+    with engine.connect() as c:
+        return {
+            name: sorted(map(tuple, c.execute(sa.select(metadata.tables[name]))), key=repr)
+            for name in OLD_TABLES
+        }
+
+
+def test_games_survive_the_reviews_migration(any_db: str) -> None:
+    with make_client(any_db, review_simulations=8) as client:
+        api = Api(client)
+        playing, tokens = api.two_players("sansumoku")
+        api.play_random(playing, tokens, random.Random(7), stop_after=6)
+        finished, finished_tokens = api.two_players("uttt")
+        api.play_random(finished, finished_tokens, random.Random(8))
+        assert client.post(f"/api/games/{finished}/review").status_code == 202
+        review = wait_done(client, finished)
+        before = {g: api.get(g) for g in (playing, finished)}
+    engine = make_engine(any_db)
+    tables, version = state(engine)
+    assert version == "0003" and "reviews" in tables
+    downgrade(engine, "0002")  # the database as the accounts schema left it
+    tables, version = state(engine)
+    assert version == "0002" and "reviews" not in tables
+    rows = snapshot(engine)
+    assert rows["moves"] and rows["events"] and len(rows["games"]) == 2
+    migrate(engine)
+    tables, version = state(engine)
+    assert version == "0003" and "reviews" in tables
+    assert snapshot(engine) == rows
+    with engine.connect() as c:
+        assert c.execute(sa.select(sa.func.count()).select_from(sa.table("reviews"))).scalar() == 0
+    engine.dispose()
+    with make_client(any_db, review_simulations=8) as client:
+        api = Api(client)
+        for g, seen in before.items():
+            now = api.get(g)
+            assert now["moves"] == seen["moves"] and now["result"] == seen["result"]
+        assert client.get(f"/api/games/{finished}/review").status_code == 404
+        assert client.post(f"/api/games/{finished}/review").status_code == 202
+        assert wait_done(client, finished) == review  # the same review, computed again
