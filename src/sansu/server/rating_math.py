@@ -85,14 +85,23 @@ def openskill_teams(
     teams: Sequence[Sequence[Rating]], ranks: Sequence[float]
 ) -> list[list[Rating]]:
     """Every player's rating after one game of ``teams`` placed by ``ranks``
-    (lower is better, equal ranks tie)."""
+    (lower is better, equal ranks tie).
+
+    A deviation never ends above the starting one: the model's ``tau`` widens it before
+    the game, which for a nearly unknown player in a large team can outweigh what one
+    game teaches."""
     if len(teams) < 2 or len(ranks) != len(teams) or any(not team for team in teams):
         raise ValueError("a rated game needs two or more non-empty teams, one rank each")
     before = [[OPENSKILL.rating(mu=r.rating, sigma=r.deviation) for r in team] for team in teams]
     after = OPENSKILL.rate(before, ranks=list(ranks))
     return [
         [
-            Rating(new.mu, new.sigma, old.volatility, OPENSKILL_PROVISIONAL_DEVIATION)
+            Rating(
+                new.mu,
+                min(new.sigma, START_DEVIATION),
+                old.volatility,
+                OPENSKILL_PROVISIONAL_DEVIATION,
+            )
             for new, old in zip(team, olds, strict=True)
         ]
         for team, olds in zip(after, teams, strict=True)
