@@ -32,6 +32,9 @@ REQUESTS = "1200/minute"
 CREATES = "60/minute;1000/day"
 """Default: games created (new games, imported records, seats joined), per client."""
 CREATE_PATHS = ("/api/games", "/api/records")
+ACCOUNTS = "20/minute;200/day"
+"""Default: sign-ups and log-ins (each attempt, right or wrong), per client."""
+ACCOUNT_PATHS = ("/api/account/signup", "/api/account/login")
 
 
 @dataclass(frozen=True)
@@ -40,6 +43,7 @@ class RateLimits:
 
     requests: str | None = REQUESTS
     creates: str | None = CREATES
+    accounts: str | None = ACCOUNTS
 
 
 def _items(spec: str | None) -> list[RateLimitItem]:
@@ -58,14 +62,18 @@ class Limiter:
         limits = limits or RateLimits()
         self.requests = _items(limits.requests)
         self.creates = _items(limits.creates)
+        self.accounts = _items(limits.accounts)
         self._limiter = FixedWindowRateLimiter(MemoryStorage())
         self.refused = 0
 
-    async def hit(self, client: str, *, create: bool = False) -> None:
-        """Counts one request of ``client``; raises ``ApiError(429)`` when over a limit."""
+    async def hit(self, client: str, *, create: bool = False, account: bool = False) -> None:
+        """Counts one request of ``client``; raises ``ApiError(429)`` when over a limit.
+        ``account``: a sign-up or log-in, which also counts against ``accounts``."""
         items = [("requests", i) for i in self.requests]
         if create:
             items += [("creates", i) for i in self.creates]
+        if account:
+            items += [("account requests", i) for i in self.accounts]
         for kind, item in items:
             if not await self._limiter.hit(item, kind, client):
                 self.refused += 1
@@ -96,9 +104,11 @@ class RateLimit:
         if scope["type"] != "http" or not path.startswith("/api/"):
             await self.app(scope, receive, send)
             return
-        create = scope.get("method") == "POST" and (path in CREATE_PATHS or path.endswith("/join"))
+        post = scope.get("method") == "POST"
+        create = post and (path in CREATE_PATHS or path.endswith("/join"))
+        account = post and path in ACCOUNT_PATHS
         try:
-            await self.limiter.hit(client_of(scope), create=create)
+            await self.limiter.hit(client_of(scope), create=create, account=account)
         except ApiError as error:
             retry = str(error.detail["retry_after"]).encode()
             await send_error(send, error, [(b"retry-after", retry)])
