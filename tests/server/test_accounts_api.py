@@ -5,13 +5,17 @@ sign-ups and log-ins, and no password in any answer or log line."""
 from __future__ import annotations
 
 import logging
+import string
 from collections.abc import Iterator
 from http.cookies import SimpleCookie
 from pathlib import Path
 
 import pytest
+import sqlalchemy as sa
 from fastapi.testclient import TestClient
 from httpx import Response
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from sansu.server.accounts_api import COOKIE, CSRF_HEADER
 from sansu.server.ratelimit import RateLimits
@@ -219,3 +223,79 @@ def test_no_password_in_any_answer_or_log_line(
     for path in Path(db_path).parent.glob("*.db*"):
         stored += path.read_bytes()
     assert PASSWORD.encode() not in stored and NEW_PASSWORD.encode() not in stored
+
+
+texts = st.text(max_size=24)
+names = st.sampled_from(["Alice", "alice", "Bob", "BOB", "Carol"]) | texts
+passwords = st.sampled_from([PASSWORD, NEW_PASSWORD]) | texts  # not Bob's
+tokens = st.text(alphabet=string.ascii_letters + string.digits + "-_.", max_size=64)
+"""Header and cookie values are ASCII."""
+csrfs = st.sampled_from(["own", "bob's", "none"]) | tokens
+requests = st.one_of(
+    st.tuples(st.just("signup"), names, passwords),
+    st.tuples(st.just("login"), names, passwords),
+    st.tuples(st.just("logout"), csrfs),
+    st.tuples(st.just("password"), passwords, passwords, csrfs),
+    st.tuples(st.just("cookie"), st.sampled_from(["bob's", "none"]) | tokens),
+)
+
+
+def bob_rows(client: TestClient, bob_id: int) -> list[tuple]:
+    from sansu.server.user_sessions import user_sessions
+    from sansu.server.users import users as users_table
+
+    with client.app.state.store.engine.connect() as c:  # type: ignore[attr-defined]
+        rows = [
+            tuple(r) for r in c.execute(sa.select(users_table).where(users_table.c.id == bob_id))
+        ]
+        rows += sorted(
+            tuple(r)
+            for r in c.execute(sa.select(user_sessions).where(user_sessions.c.user_id == bob_id))
+        )
+    return rows
+
+
+def test_no_requests_of_alice_change_bobs_account(db_path: str, fast_hashing: None) -> None:
+    with make_client(db_path) as alice, make_client(db_path) as bob:
+        answer = signup(bob, "Bob", "password of bob").json()
+        bob_id, bob_csrf, bob_cookie = (
+            answer["user"]["id"],
+            answer["csrf_token"],
+            bob.cookies[COOKIE],
+        )
+        signup(alice)
+        before = bob_rows(bob, bob_id)
+
+        def csrf_of(choice: str) -> dict[str, str]:
+            if choice == "none":
+                return {}
+            if choice == "own":
+                own = alice.get("/api/account").json()["csrf_token"]
+                return {CSRF_HEADER: own} if own else {}
+            return {CSRF_HEADER: bob_csrf if choice == "bob's" else choice}
+
+        @given(st.lists(requests, max_size=6))
+        @settings(max_examples=25, deadline=None, suppress_health_check=list(HealthCheck))
+        def run(sequence: list[tuple]) -> None:
+            for kind, *args in sequence:
+                if kind == "signup":
+                    r = signup(alice, *args)
+                elif kind == "login":
+                    r = login(alice, *args)
+                elif kind == "logout":
+                    r = alice.post("/api/account/logout", headers=csrf_of(args[0]))
+                elif kind == "password":
+                    body = {"current_password": args[0], "new_password": args[1]}
+                    r = alice.post("/api/account/password", json=body, headers=csrf_of(args[2]))
+                else:
+                    alice.cookies.clear()
+                    if args[0] != "none":
+                        alice.cookies.set(COOKIE, "x" + args[0] if args[0] != "bob's" else "forged")
+                    continue
+                assert r.status_code < 500, r.text
+                assert bob_rows(bob, bob_id) == before
+            me = bob.get("/api/account").json()
+            assert me["user"]["name"] == "Bob" and me["csrf_token"] == bob_csrf
+            assert bob.cookies[COOKIE] == bob_cookie
+
+        run()
