@@ -111,7 +111,7 @@ def pick(moves: list[str], rng: random.Random) -> str:
     return rng.choice(playable)
 
 
-NO_LIMITS = RateLimits(requests=None, creates=None)
+NO_LIMITS = RateLimits(requests=None, creates=None, accounts=None)
 
 
 def make_client(db: str, **kwargs: Any) -> TestClient:

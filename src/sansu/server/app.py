@@ -25,6 +25,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 import sansu
 from sansu.server import logs
+from sansu.server.accounts_api import build_accounts_router
 from sansu.server.api import build_router, error_response
 from sansu.server.archive import ABANDON_AFTER
 from sansu.server.computer import ComputerRunner
@@ -33,6 +34,7 @@ from sansu.server.hub import Hub
 from sansu.server.ratelimit import Limiter, RateLimit, RateLimits, client_of
 from sansu.server.reviews_api import reviews_router
 from sansu.server.rounds import KEEP_FINISHED, KEEP_IDLE
+from sansu.server.security_headers import install as install_security_headers
 from sansu.server.service import GameService
 from sansu.server.store import Store
 from sansu.server.views import catalog
@@ -272,6 +274,7 @@ def create_app(
     app.include_router(api_router)
     review_routes = reviews_router(service, review_simulations)
     app.include_router(review_routes)
+    app.include_router(accounts_router := build_accounts_router(store))
 
     static = Path(static_dir) if static_dir is not None else STATIC
     if (static / "index.html").is_file():
@@ -297,7 +300,11 @@ def create_app(
         async def _home() -> HTMLResponse:
             return HTMLResponse(placeholder_page())
 
-    app.add_middleware(AllowedMethods, routes=[*api_router.routes, *review_routes.routes])
+    app.add_middleware(
+        AllowedMethods,
+        routes=[*api_router.routes, *review_routes.routes, *accounts_router.routes],
+    )
     app.add_middleware(BodyLimit)
     app.add_middleware(RateLimit, limiter=limiter)
+    install_security_headers(app)
     return app

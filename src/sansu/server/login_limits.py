@@ -8,6 +8,9 @@ reset its budget by logging in to its own account between guesses).
 
 from __future__ import annotations
 
+import math
+import time
+
 from limits import RateLimitItem, parse
 from limits.storage import MemoryStorage, Storage
 from limits.strategies import MovingWindowRateLimiter
@@ -43,3 +46,15 @@ class LoginLimiter:
 
     def succeeded(self, name_key: str, client: str) -> None:
         self._limiter.clear(self._per_name, "login-name", name_key)
+
+    def retry_after(self, name_key: str, client: str) -> int:
+        """Seconds until a held-back name or client may try again (at least 1)."""
+        waits = [1.0]
+        for item, space, key in (
+            (self._per_name, "login-name", name_key),
+            (self._per_client, "login-client", client),
+        ):
+            stats = self._limiter.get_window_stats(item, space, key)
+            if stats.remaining <= 0:
+                waits.append(stats.reset_time - time.time())
+        return max(1, math.ceil(max(waits)))

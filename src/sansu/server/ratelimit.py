@@ -33,6 +33,9 @@ CREATES = "60/minute;1000/day"
 """Default: games created (new games, imported records, seats joined) and reviews asked
 for, per client."""
 CREATE_PATHS = ("/api/games", "/api/records")
+ACCOUNTS = "20/minute;200/day"
+"""Default: sign-ups and log-ins (each attempt, right or wrong), per client."""
+ACCOUNT_PATHS = ("/api/account/signup", "/api/account/login")
 
 
 @dataclass(frozen=True)
@@ -41,6 +44,7 @@ class RateLimits:
 
     requests: str | None = REQUESTS
     creates: str | None = CREATES
+    accounts: str | None = ACCOUNTS
 
 
 def _items(spec: str | None) -> list[RateLimitItem]:
@@ -59,14 +63,18 @@ class Limiter:
         limits = limits or RateLimits()
         self.requests = _items(limits.requests)
         self.creates = _items(limits.creates)
+        self.accounts = _items(limits.accounts)
         self._limiter = FixedWindowRateLimiter(MemoryStorage())
         self.refused = 0
 
-    async def hit(self, client: str, *, create: bool = False) -> None:
-        """Counts one request of ``client``; raises ``ApiError(429)`` when over a limit."""
+    async def hit(self, client: str, *, create: bool = False, account: bool = False) -> None:
+        """Counts one request of ``client``; raises ``ApiError(429)`` when over a limit.
+        ``account``: a sign-up or log-in, which also counts against ``accounts``."""
         items = [("requests", i) for i in self.requests]
         if create:
             items += [("creates", i) for i in self.creates]
+        if account:
+            items += [("account requests", i) for i in self.accounts]
         for kind, item in items:
             if not await self._limiter.hit(item, kind, client):
                 self.refused += 1
@@ -97,11 +105,11 @@ class RateLimit:
         if scope["type"] != "http" or not path.startswith("/api/"):
             await self.app(scope, receive, send)
             return
-        create = scope.get("method") == "POST" and (
-            path in CREATE_PATHS or path.endswith(("/join", "/review"))
-        )
+        post = scope.get("method") == "POST"
+        create = post and (path in CREATE_PATHS or path.endswith(("/join", "/review")))
+        account = post and path in ACCOUNT_PATHS
         try:
-            await self.limiter.hit(client_of(scope), create=create)
+            await self.limiter.hit(client_of(scope), create=create, account=account)
         except ApiError as error:
             retry = str(error.detail["retry_after"]).encode()
             await send_error(send, error, [(b"retry-after", retry)])

@@ -1,0 +1,94 @@
+// The account page: sign up, log in, log out, change the password. Accounts
+// are optional (games work without one). The session lives in an HttpOnly
+// cookie the page never sees; every write the cookie authenticates carries
+// the session's CSRF token, which only this site's pages can read from the
+// server's answers.
+
+import {route} from './app.js';
+import {errorText} from './api.js';
+import {h} from './kit.js';
+import {announce, errorNotice} from './ui.js';
+
+async function call(method, path, body, csrf) {
+  const headers = {Accept: 'application/json'};
+  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  if (csrf) headers['X-CSRF-Token'] = csrf;
+  let res;
+  try {
+    res = await fetch(path, {method, headers, credentials: 'same-origin',
+      body: body === undefined ? undefined : JSON.stringify(body)});
+  } catch {
+    throw new Error('The server cannot be reached.');
+  }
+  const data = await res.json().catch(() => null);
+  if (!res.ok) throw new Error(errorText(data) || `${res.status} ${res.statusText}`);
+  return data;
+}
+
+function field(id, text, attrs) {
+  return h('div', {class: 'field'}, h('label', {for: id}, text), h('input', {id, ...attrs}));
+}
+
+/** A form that posts its fields to `path`, then redraws the page. */
+function accountForm(id, title, fields, button, submit, redraw) {
+  const status = h('div', {'aria-live': 'polite'});
+  const form = h('form', {class: 'panel', 'aria-labelledby': `${id}-h`},
+    h('h2', {id: `${id}-h`}, title), ...fields, status,
+    h('button', {type: 'submit', class: 'btn primary'}, button));
+  form.addEventListener('submit', async (e) => {
+    e.preventDefault();
+    status.replaceChildren();
+    const values = Object.fromEntries(new FormData(form));
+    try {
+      const message = await submit(values);
+      announce(message);
+      await redraw(message);
+    } catch (error) {
+      status.replaceChildren(errorNotice(error.message));
+    }
+  });
+  return form;
+}
+
+async function draw(main, message) {
+  const me = await call('GET', '/api/account');
+  const redraw = (text) => draw(main, text);
+  main.replaceChildren(h('h1', {}, 'Account'));
+  if (message) main.append(h('p', {class: 'notice', role: 'status'}, message));
+  if (me.user) {
+    main.append(
+      h('p', {}, 'Signed in as ', h('strong', {'data-testid': 'account-name'}, me.user.name), '.'),
+      accountForm('logout', 'Log out', [], 'Log out',
+        () => call('POST', '/api/account/logout', undefined, me.csrf_token).then(() => 'Logged out.'),
+        redraw),
+      accountForm('password', 'Change the password', [
+        field('current-password', 'Current password',
+          {name: 'current_password', type: 'password', autocomplete: 'current-password', required: true}),
+        field('new-password', 'New password (8 characters or more)',
+          {name: 'new_password', type: 'password', autocomplete: 'new-password', required: true,
+            minlength: 8}),
+      ], 'Change the password',
+      (v) => call('POST', '/api/account/password', v, me.csrf_token)
+        .then(() => 'Password changed; your other sessions were logged out.'), redraw));
+    return;
+  }
+  main.append(
+    h('p', {class: 'muted'}, 'An account is optional: every game can be played without one.'),
+    accountForm('login', 'Log in', [
+      field('login-name', 'User name', {name: 'name', autocomplete: 'username', required: true}),
+      field('login-password', 'Password',
+        {name: 'password', type: 'password', autocomplete: 'current-password', required: true}),
+    ], 'Log in', (v) => call('POST', '/api/account/login', v).then((r) => `Welcome back, ${r.user.name}.`),
+    redraw),
+    accountForm('signup', 'Sign up', [
+      field('signup-name', 'User name (2–20 letters, digits, _ or -)',
+        {name: 'name', autocomplete: 'username', required: true, minlength: 2, maxlength: 20,
+          pattern: '[A-Za-z0-9_\\-]{2,20}'}),
+      field('signup-password', 'Password (8 characters or more)',
+        {name: 'password', type: 'password', autocomplete: 'new-password', required: true,
+          minlength: 8}),
+    ], 'Sign up', (v) => call('POST', '/api/account/signup', v).then((r) => `Welcome, ${r.user.name}.`),
+    redraw));
+}
+
+route(/^\/account$/, 'account', (main) => draw(main, ''));
