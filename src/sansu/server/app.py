@@ -29,6 +29,7 @@ from sansu.server.api import build_router, error_response
 from sansu.server.archive import ABANDON_AFTER
 from sansu.server.computer import ComputerRunner
 from sansu.server.errors import ApiError, send_error
+from sansu.server.hints_api import build_hints_router
 from sansu.server.hub import Hub
 from sansu.server.ratelimit import Limiter, RateLimit, RateLimits, client_of
 from sansu.server.rounds import KEEP_FINISHED, KEEP_IDLE
@@ -267,6 +268,7 @@ def create_app(
 
     api_router = build_router(service, check_limit)
     app.include_router(api_router)
+    app.include_router(build_hints_router(service))
 
     static = Path(static_dir) if static_dir is not None else STATIC
     if (static / "index.html").is_file():
