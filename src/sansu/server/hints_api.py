@@ -47,7 +47,7 @@ def build_hints_router(service: GameService) -> APIRouter:
         if not supports_hints(game):
             raise ApiError(404, "no_hints", f"{game.title} has no hints")
         if not aids_on(game):
-            message = f"{game.title}: hints are off in this game (created with aids=false)"
+            message = f"{game.title}: hints are off in this game (it was created with aids=false)"
             raise ApiError(403, "aids_off", message)
         state = live.state
         if live.status != "active" or state.result is not None:
