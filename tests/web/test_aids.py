@@ -78,6 +78,7 @@ def test_sumodoku_hint_names_the_colours_that_fit(
             ".digit-pad .pad-key.is-hinted", "keys => keys.map(k => Number(k.dataset.digit))"
         )
         assert sorted(hinted) == fits
+        assert page.locator(f".under-board {RESULT}").count() == 1  # with the pad, on a phone
         assert_fits(page, "Sumodoku with a hint, 390 px")
         page.screenshot(path=str(screenshots / "aids-sumodoku-hint.png"))
 

@@ -32,7 +32,7 @@ const CSS = `
 .ch .cell.is-blocked { cursor: not-allowed; }
 .ch .cell.is-hinted { background: color-mix(in srgb, var(--focus) 16%, transparent); }
 .ch .cell.hint-target { box-shadow: inset 0 0 0 max(3px, .7cqw) var(--focus); }
-.ch-side .hint-note { margin: .4rem 0 0; font-size: .95rem; }
+.ch-pad .hint-note { margin: .4rem 0 0; font-size: .95rem; }
 .ch-side .turn { font-weight: 650; }
 .ch-side .timer { font-size: 1.5rem; font-weight: 800; font-variant-numeric: tabular-nums; }
 .ch-side .timer.low { color: var(--danger); }
@@ -70,12 +70,14 @@ export function createBoard(ctx) {
     style: 'margin-top:.6rem', onclick: () => askHint()}, 'Hint');
   const hintNote = h('p', {class: 'hint-note', 'data-testid': 'hint-result', 'aria-live': 'polite',
     hidden: true});
-  const side = h('div', {class: 'ch-side panel'}, turn, timerEl, padHome, hintBtn, hintNote,
+  // The pad and the hint sit beside the board, and under it on a phone.
+  const padBox = h('div', {class: 'ch-pad'}, pad.el, hintBtn, hintNote);
+  const side = h('div', {class: 'ch-side panel'}, turn, timerEl, padHome,
     h('h3', {style: 'margin-top:.8rem'}, 'Scores'), scores,
     h('details', {open: true}, h('summary', {}, 'Score sheet'), sheet),
     h('h3', {style: 'margin-top:.6rem'}, 'Errors'), errors);
 
-  const stopPlacing = placeByWidth(pad.el, padHome, ctx.underBoard);  // under the board on a phone
+  const stopPlacing = placeByWidth(padBox, padHome, ctx.underBoard);
 
   function pick(d) {
     if (grid.selected >= 0 && !view?.cells[grid.selected]) {

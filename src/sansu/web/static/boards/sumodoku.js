@@ -65,7 +65,9 @@ const CSS = `
 .sd-side .report-btn[aria-pressed="true"] { border-color: var(--focus); font-weight: 700; }
 .sd.reporting .cell:has(.piece) { cursor: crosshair; }
 .sd-pad .pad-key.is-hinted { outline: 3px solid var(--focus); outline-offset: 1px; }
-.sd-side .hint-note { margin: .4rem 0 0; font-size: .95rem; }
+.sd-pad .hint-row { display: flex; gap: .6rem; align-items: center; flex-wrap: wrap;
+  margin-top: .5rem; }
+.sd-pad .hint-note { margin: 0; font-size: .95rem; }
 .sd-side .countdown { font-size: 1.6rem; font-weight: 800; font-variant-numeric: tabular-nums; }
 .sd-side .countdown.low { color: var(--danger); }
 .sd-side .claim-note, .sd-side .report-note { font-size: .9rem; color: var(--muted);
@@ -108,12 +110,12 @@ export function createBoard(ctx) {
   const countdown = h('div', {class: 'countdown', role: 'timer', 'aria-live': 'off', hidden: true});
   const claimNote = h('p', {class: 'claim-note'});
   // The pad sits beside the board, and under it on a narrow screen (a phone shows both).
-  const padBox = h('div', {class: 'sd-pad'}, h('h3', {}, 'Place a colour'), pad.el);
+  const padBox = h('div', {class: 'sd-pad'}, h('h3', {}, 'Place a colour'), pad.el,
+    h('div', {class: 'hint-row'}, hintBtn, hintNote));
   const padHome = h('div', {});
   const side = h('div', {class: 'sd-side panel'},
     h('h3', {}, 'Pieces left'), hands, padHome,
-    h('div', {class: 'actions'}, hintBtn, claimBtn, challengeBtn, eraseBtn, reportBtn), hintNote,
-    reportNote,
+    h('div', {class: 'actions'}, claimBtn, challengeBtn, eraseBtn, reportBtn), reportNote,
     countdown, claimNote);
   const stopPlacing = placeByWidth(padBox, padHome, ctx.underBoard);
 
