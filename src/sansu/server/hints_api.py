@@ -15,7 +15,7 @@ from fastapi import APIRouter, Header, Path, Query
 
 from sansu.games.hints import AidsOff, NoHint, aids_on, hint, supports_hints
 from sansu.server import errors
-from sansu.server.api import _errors, bearer
+from sansu.server.api import ErrorBody, bearer
 from sansu.server.errors import ApiError
 from sansu.server.service import GameService
 
@@ -25,11 +25,16 @@ CellName = Annotated[
 ]
 
 
+REFUSALS: dict[int | str, dict[str, Any]] = {
+    code: {"model": ErrorBody} for code in (401, 403, 404, 409, 422, 429)
+}
+
+
 def build_hints_router(service: GameService) -> APIRouter:
     """The router of the hint route, included beside the main API."""
     router = APIRouter(prefix="/api")
 
-    @router.get("/games/{game_id}/hint", tags=["play"], responses=_errors(401, 403, 404, 409))
+    @router.get("/games/{game_id}/hint", tags=["play"], responses=REFUSALS)
     async def get_hint(
         game_id: Annotated[str, Path(min_length=1, max_length=24)],
         cell: CellName = None,
