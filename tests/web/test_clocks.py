@@ -58,8 +58,8 @@ def test_sumodoku_claim_button_and_countdown(page: Any, server_url: str, screens
         for i in range(81)
         if page.get_attribute(
             f".board-host [data-cell=r{i // 9 + 1}c{i % 9 + 1}]", "aria-label"
-        ).endswith("open")
-    )
+        ).startswith(f"r{i // 9 + 1}c{i % 9 + 1}: empty")
+    )  # any empty cell: the board holds only pieces of the grid's solution
     name = f"r{empty // 9 + 1}c{empty % 9 + 1}"
     player.play(f"{name}={grid[empty]}", how="pad")
     assert "placed during the claim" in player.label(name)

@@ -30,6 +30,7 @@ from sansu.server.api import build_router, error_response
 from sansu.server.archive import ABANDON_AFTER
 from sansu.server.computer import ComputerRunner
 from sansu.server.errors import ApiError, send_error
+from sansu.server.hints_api import build_hints_router
 from sansu.server.hub import Hub
 from sansu.server.ratelimit import Limiter, RateLimit, RateLimits, client_of
 from sansu.server.reviews_api import reviews_router
@@ -275,6 +276,7 @@ def create_app(
     review_routes = reviews_router(service, review_simulations)
     app.include_router(review_routes)
     app.include_router(accounts_router := build_accounts_router(store))
+    app.include_router(hint_routes := build_hints_router(service))
 
     static = Path(static_dir) if static_dir is not None else STATIC
     if (static / "index.html").is_file():
@@ -302,7 +304,12 @@ def create_app(
 
     app.add_middleware(
         AllowedMethods,
-        routes=[*api_router.routes, *review_routes.routes, *accounts_router.routes],
+        routes=[
+            *api_router.routes,
+            *review_routes.routes,
+            *accounts_router.routes,
+            *hint_routes.routes,
+        ],
     )
     app.add_middleware(BodyLimit)
     app.add_middleware(RateLimit, limiter=limiter)

@@ -61,6 +61,23 @@ def build_game(
     return game, state, seed_chosen, dict(public)
 
 
+def with_aids_default(
+    game_id: str, options: Mapping[str, Any], seats: Sequence[SeatSpec] | None
+) -> dict[str, Any]:
+    """``options`` with ``aids`` set when the game has it and the creator left it unsaid:
+    on in a game against the computer, off in a game between people."""
+    options = dict(options)
+    try:
+        names = {o.name for o in game_class(game_id).option_specs}
+    except ValueError:
+        return options  # an unknown game is refused by build_game
+    if "aids" in names and options.get("aids") is None:
+        options["aids"] = any(
+            isinstance(spec, Mapping) and spec.get("kind") == "computer" for spec in seats or ()
+        )
+    return options
+
+
 class Seating:
     """Creates games and seats their players."""
 
@@ -82,9 +99,8 @@ class Seating:
         """A new game; returns it and the creator's token (``None`` if they took no seat)."""
         try:
             tc = check_time_control(time_control)
-            game, state, seed_chosen, public = await asyncio.to_thread(
-                build_game, game_id, options or {}
-            )
+            options = with_aids_default(game_id, options or {}, seats)
+            game, state, seed_chosen, public = await asyncio.to_thread(build_game, game_id, options)
         except IllegalMove as error:
             raise ApiError(422, "bad_options", str(error)) from None
         except ValueError as error:

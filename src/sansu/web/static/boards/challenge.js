@@ -3,7 +3,9 @@
 // see colour), wrong entries shown struck through in their cell, the cell an
 // error must be corrected in outlined. Beside the board: whose turn and how
 // many entries remain, the turn timer when the chrono is on, the scores and
-// the live score sheet.
+// the live score sheet. In a game created with `aids` on, a Hint button asks
+// the server for the next logical step: its technique is named and the cells
+// involved are marked until the position changes.
 
 import {DigitPad, Grid, cellIndex, cellName, clockText, h, installStyle, placeByWidth,
   scrollWithin} from '../js/kit.js';
@@ -28,6 +30,9 @@ const CSS = `
 .ch .cell.required { box-shadow: inset 0 0 0 max(3px, .7cqw) var(--danger); }
 .ch .cell.is-last { background: color-mix(in srgb, var(--seat) 18%, transparent); }
 .ch .cell.is-blocked { cursor: not-allowed; }
+.ch .cell.is-hinted { background: color-mix(in srgb, var(--focus) 16%, transparent); }
+.ch .cell.hint-target { box-shadow: inset 0 0 0 max(3px, .7cqw) var(--focus); }
+.ch-pad .hint-note { margin: .4rem 0 0; font-size: .95rem; }
 .ch-side .turn { font-weight: 650; }
 .ch-side .timer { font-size: 1.5rem; font-weight: 800; font-variant-numeric: tabular-nums; }
 .ch-side .timer.low { color: var(--danger); }
@@ -53,6 +58,7 @@ export function createBoard(ctx) {
   let info = {};
   let armed = null;
   let timer = null;
+  let hinted = null;  // {ply, cells, targets}: the last hint, until the position changes
   const turn = h('p', {class: 'turn'});
   const timerEl = h('div', {class: 'timer', role: 'timer', hidden: true});
   const scores = h('div', {class: 'scores'});
@@ -60,12 +66,18 @@ export function createBoard(ctx) {
   const errors = h('ul', {class: 'errors'});
   const sheet = h('div', {class: 'sheet'});
   const padHome = h('div', {});
+  const hintBtn = h('button', {type: 'button', class: 'btn', hidden: true, 'data-action': 'hint',
+    style: 'margin-top:.6rem', onclick: () => askHint()}, 'Hint');
+  const hintNote = h('p', {class: 'hint-note', 'data-testid': 'hint-result', 'aria-live': 'polite',
+    hidden: true});
+  // The pad and the hint sit beside the board, and under it on a phone.
+  const padBox = h('div', {class: 'ch-pad'}, pad.el, hintBtn, hintNote);
   const side = h('div', {class: 'ch-side panel'}, turn, timerEl, padHome,
     h('h3', {style: 'margin-top:.8rem'}, 'Scores'), scores,
     h('details', {open: true}, h('summary', {}, 'Score sheet'), sheet),
     h('h3', {style: 'margin-top:.6rem'}, 'Errors'), errors);
 
-  const stopPlacing = placeByWidth(pad.el, padHome, ctx.underBoard);  // under the board on a phone
+  const stopPlacing = placeByWidth(padBox, padHome, ctx.underBoard);
 
   function pick(d) {
     if (grid.selected >= 0 && !view?.cells[grid.selected]) {
@@ -75,6 +87,31 @@ export function createBoard(ctx) {
     armed = armed === d ? null : d;
     renderPad();
     ctx.explain(armed ? `Now choose an empty cell for the ${armed}` : '', 'hint');
+  }
+
+  function showHint(text, cells = [], targets = []) {
+    hinted = {ply: view?.ply, cells: new Set(cells), targets: new Set(targets)};
+    hintNote.replaceChildren(...[text].flat());
+    hintNote.hidden = false;
+    if (view) draw(grid, view, hinted);
+  }
+
+  async function askHint() {
+    try {
+      const a = await ctx.hint();
+      if (a.kind !== 'step') {
+        showHint(a.message || 'No logical step found: the next digit needs a guess.');
+        return;
+      }
+      const technique = a.technique[0].toUpperCase() + a.technique.slice(1);
+      // The description starts with the technique's name: say it once, in bold.
+      const said = a.description.toLowerCase().startsWith(`${a.technique.toLowerCase()}:`);
+      const rest = said ? a.description.slice(a.technique.length + 1).trim() : a.description;
+      showHint([h('b', {'data-testid': 'hint-technique'}, technique), `: ${rest}`],
+        [...a.cells, ...(a.pattern || [])], a.cells);
+    } catch (error) {
+      showHint(error.message || 'No hint now.');
+    }
   }
 
   function renderPad() {
@@ -164,7 +201,12 @@ export function createBoard(ctx) {
     update(v, i = {}) {
       view = v;
       info = i;
-      draw(grid, v);
+      if (hinted && hinted.ply !== v.ply) {
+        hinted = null;
+        hintNote.hidden = true;
+      }
+      hintBtn.hidden = !(v.options?.aids && info.canPlay);
+      draw(grid, v, hinted);
       renderSide(v);
       renderPad();
       tick();
@@ -187,7 +229,7 @@ export function createBoard(ctx) {
   };
 }
 
-function draw(grid, v) {
+function draw(grid, v, hinted = null) {
   const last = v.last_move && /^r\dc\d/.test(v.last_move) ? cellIndex(v.last_move) : -1;
   const wrong = new Map();
   for (const e of v.errors || []) {
@@ -230,6 +272,11 @@ function draw(grid, v) {
     if (i === last && cell) {
       el.classList.add('is-last');
       label += ', the last entry';
+    }
+    if (hinted?.cells.has(name)) {
+      el.classList.add('is-hinted');
+      if (hinted.targets.has(name)) el.classList.add('hint-target');
+      label += hinted.targets.has(name) ? '; the hint is about this cell' : '; part of the hint';
     }
     el.replaceChildren(...parts);
     el.setAttribute('aria-label', label);

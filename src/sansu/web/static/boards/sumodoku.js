@@ -5,6 +5,9 @@
 // countdown, and the honour variant's challenge button and report control (a
 // report is open to anyone watching, players and spectators). Variant marks:
 // long diagonals, odd (circle) and even (square) shading, consecutive bars.
+// The text forbids aids, so the open cells and the colours that fit are shown
+// only in a game created with `aids` on, where a Hint button asks the server
+// which colours fit the selected cell.
 
 import {DigitPad, Grid, cellIndex, cellName, clockText, h, installStyle, ordinal, placeByWidth, s}
   from '../js/kit.js';
@@ -61,6 +64,10 @@ const CSS = `
 .sd-side .claim-btn { font-weight: 800; }
 .sd-side .report-btn[aria-pressed="true"] { border-color: var(--focus); font-weight: 700; }
 .sd.reporting .cell:has(.piece) { cursor: crosshair; }
+.sd-pad .pad-key.is-hinted { outline: 3px solid var(--focus); outline-offset: 1px; }
+.sd-pad .hint-row { display: flex; gap: .6rem; align-items: center; flex-wrap: wrap;
+  margin-top: .5rem; }
+.sd-pad .hint-note { margin: 0; font-size: .95rem; }
 .sd-side .countdown { font-size: 1.6rem; font-weight: 800; font-variant-numeric: tabular-nums; }
 .sd-side .countdown.low { color: var(--danger); }
 .sd-side .claim-note, .sd-side .report-note { font-size: .9rem; color: var(--muted);
@@ -79,6 +86,7 @@ export function createBoard(ctx) {
   let armed = null;
   let reporting = false;
   let timer = null;
+  let hinted = null;  // {ply, colours}: the last hint, until the position changes
 
   const hands = h('div', {class: 'hands'});
   const pad = new DigitPad({label: 'Colour to place', onPick: (d) => pick(d)});
@@ -95,10 +103,15 @@ export function createBoard(ctx) {
   const reportNote = h('p', {class: 'report-note', hidden: true},
     'Anyone watching may point out a piece that repeats a colour: it leaves the game, and '
     + 'its cell becomes a hole. Nobody loses a turn.');
+  const hintBtn = h('button', {type: 'button', class: 'btn', hidden: true, 'data-action': 'hint',
+    onclick: () => askHint()}, 'Hint');
+  const hintNote = h('p', {class: 'hint-note', 'data-testid': 'hint-result', 'aria-live': 'polite',
+    hidden: true});
   const countdown = h('div', {class: 'countdown', role: 'timer', 'aria-live': 'off', hidden: true});
   const claimNote = h('p', {class: 'claim-note'});
   // The pad sits beside the board, and under it on a narrow screen (a phone shows both).
-  const padBox = h('div', {class: 'sd-pad'}, h('h3', {}, 'Place a colour'), pad.el);
+  const padBox = h('div', {class: 'sd-pad'}, h('h3', {}, 'Place a colour'), pad.el,
+    h('div', {class: 'hint-row'}, hintBtn, hintNote));
   const padHome = h('div', {});
   const side = h('div', {class: 'sd-side panel'},
     h('h3', {}, 'Pieces left'), hands, padHome,
@@ -126,9 +139,37 @@ export function createBoard(ctx) {
     await ctx.report(`report ${cellName(i)}`);
   }
 
+  const aids = () => !!view?.options?.aids;
+
+  // With aids off every colour the mover still has is offered: whether it fits is theirs to see.
   function canUse(colour) {
     if (!view || view.to_move === null) return false;
+    if (!aids()) return piecesLeft(view, colour) > 0;
     return (view.legal_moves || []).some((m) => m.endsWith(`=${colour}`));
+  }
+
+  function showHint(text, colours = []) {
+    hinted = {ply: view?.ply, colours};
+    hintNote.textContent = text;
+    hintNote.hidden = !text;
+    renderSide();
+  }
+
+  async function askHint() {
+    const i = grid.selected;
+    if (i < 0 || view?.cells[i]) {
+      showHint('Select an empty cell, then ask for a hint.');
+      return;
+    }
+    const name = cellName(i);
+    try {
+      const answer = await ctx.hint(name);
+      const colours = answer.cells?.[name] || [];
+      showHint(colours.length ? `Colours that fit ${name}: ${colours.join(', ')}`
+        : `No colour of yours fits ${name}.`, colours);
+    } catch (error) {
+      showHint(error.message || 'No hint now.');
+    }
   }
 
   // A refused placement lets go of its cell: the next colour picked is armed, not
@@ -183,9 +224,13 @@ export function createBoard(ctx) {
         ...[0, 1].map((p) => handRow(`${name(p)} — ${(v.pieces_left_total || [])[p] ?? 0} pieces`,
           left[p] || [])));
     }
-    const mover = v.to_move;
+    if (hinted && hinted.ply !== v.ply) {
+      hinted = null;
+      hintNote.hidden = true;
+    }
+    hintBtn.hidden = !(aids() && info.canPlay);
     pad.update((d) => {
-      const count = mover === null ? 0 : (v.pool ? v.pool[d - 1] : left[mover]?.[d - 1]) ?? 0;
+      const count = piecesLeft(v, d);
       return {
         enabled: !!info.canPlay && canUse(d),
         pressed: armed === d,
@@ -194,6 +239,7 @@ export function createBoard(ctx) {
           h('span', {class: 'count'}, `${count} left`)],
       };
     });
+    pad.buttons.forEach((b, k) => b.classList.toggle('is-hinted', !!hinted?.colours.includes(k + 1)));
     const words = new Set((v.legal_moves || []).filter((m) => !m.includes('=')));
     claimBtn.hidden = !(info.canPlay && words.has('sudoku'));
     if (!claimBtn.hidden) {
@@ -274,9 +320,17 @@ export function createBoard(ctx) {
   };
 }
 
+/** How many pieces of `colour` the player to move has left (the shared pool in any_colour). */
+function piecesLeft(v, colour) {
+  const mover = v.to_move;
+  if (mover === null || mover === undefined) return 0;
+  return (v.pool ? v.pool[colour - 1] : v.pieces_left?.[mover]?.[colour - 1]) ?? 0;
+}
+
 function draw(grid, v) {
-  const legalCells = new Set((v.legal_moves || []).filter((m) => m.includes('='))
-    .map((m) => m.split('=')[0]));
+  // Open cells are highlighted only with aids on (the text forbids the aid).
+  const legalCells = new Set(v.options?.aids ? (v.legal_moves || []).filter((m) => m.includes('='))
+    .map((m) => m.split('=')[0]) : []);
   const last = v.last_move && /^r\dc\d/.test(v.last_move) ? cellIndex(v.last_move) : -1;
   const variants = v.variants || {};
   const claim = new Set(v.claim_cells || []);

@@ -99,6 +99,8 @@ export const api = {
     {move, state}, token),
   resign: (id, token, state) => request('POST', `/api/games/${enc(id)}/resign`, {state}, token),
   takeback: (id, token, state) => request('POST', `/api/games/${enc(id)}/takeback`, {state}, token),
+  hint: (id, token, cell) => request('GET',
+    `/api/games/${enc(id)}/hint${cell ? `?cell=${enc(cell)}` : ''}`, undefined, token),
   rematch: (id, token) => request('POST', `/api/games/${enc(id)}/rematch`, undefined, token),
   declineRematch: (id, token) => request('DELETE', `/api/games/${enc(id)}/rematch`, undefined, token),
   list: (params = {}) => {

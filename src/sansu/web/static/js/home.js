@@ -217,9 +217,18 @@ function playForm(info, mod, levels) {
   const seatsBox = h('div', {class: 'seat-rows'});
   const clockSelect = h('select', {name: 'clock', id: 'clock'},
     ...CLOCKS.map(([v, label]) => h('option', {value: v}, label)));
-  const optionSpecs = specs.filter((o) => o.name !== 'players');
+  const optionSpecs = specs.filter((o) => o.name !== 'players' && o.name !== 'aids');
   const optionsBox = optionSpecs.length ? h('details', {class: 'options'},
     h('summary', {}, 'Game options'), ...optionSpecs.map(optionField)) : null;
+  // Aids (hints, highlighting) follow the seats — on against the computer, off between
+  // people — until the player sets them; then the box says what is sent.
+  const aidsSpec = specs.find((o) => o.name === 'aids');
+  let aidsTouched = false;
+  const aidsBox = aidsSpec ? h('input', {type: 'checkbox', id: 'opt-aids', name: 'aids',
+    'data-testid': 'aids', onchange: () => { aidsTouched = true; }}) : null;
+  const aidsField = aidsBox ? h('div', {class: 'field'},
+    h('label', {class: 'choice'}, aidsBox, 'Aids: hints and highlighting'),
+    h('small', {}, aidsSpec.help || 'hints on request; changes no rule')) : null;
   const form = h('form', {class: 'panel play-form', 'aria-label': `Start a game of ${mod.meta.title}`},
     mode,
     countSelect ? h('div', {class: 'field'}, h('label', {for: 'players-count'}, 'Players'), countSelect)
@@ -229,6 +238,7 @@ function playForm(info, mod, levels) {
     h('div', {class: 'field', 'data-for': 'computer'}, h('label', {for: 'side'}, 'You play'), sideSelect),
     h('details', {class: 'seats-editor'}, h('summary', {}, 'Seats'), seatsBox),
     h('div', {class: 'field', 'data-for': 'online'}, h('label', {for: 'clock'}, 'Clock'), clockSelect),
+    aidsField,
     optionsBox,
     h('div', {class: 'row', style: 'margin-top:.6rem'},
       h('button', {type: 'submit', class: 'btn primary', 'data-action': 'start'}, 'Start the game')),
@@ -258,6 +268,9 @@ function playForm(info, mod, levels) {
     if (!e || !e.target.name?.startsWith('seat-')) fillSeats();
     const m = form.elements.mode.value;
     form.querySelectorAll('[data-for]').forEach((el) => { el.hidden = el.dataset.for !== m; });
+    if (aidsBox && !aidsTouched) {
+      aidsBox.checked = [...seatsBox.querySelectorAll('select')].some((s) => s.value === 'computer');
+    }
   };
   form.addEventListener('change', sync);
   sync();
@@ -265,6 +278,7 @@ function playForm(info, mod, levels) {
     e.preventDefault();
     const options = readOptions(form, optionSpecs);
     if (countSelect) options.players = count();
+    if (aidsBox) options.aids = aidsBox.checked;
     let choices = [...seatsBox.querySelectorAll('select')].map((s) => s.value);
     if (sideSelect.value === 'random' && form.elements.mode.value === 'computer') {
       const pick = Math.floor(Math.random() * count());

@@ -129,6 +129,7 @@ class GamePage {
       report: (move) => this.report(move),
       underBoard: this.underBoard,
       explain: (text, kind) => this.explain(text, kind),
+      hint: (cell) => api.hint(this.id, this.token, cell),
       playerName: (p) => this.seatName(p),
     });
     this.boardHost = h('div', {class: 'board-host', 'data-game': this.g.game}, this.board.el);
