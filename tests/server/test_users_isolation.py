@@ -111,5 +111,10 @@ def test_user_a_cannot_change_user_bs_data(engine: Engine) -> None:
             assert user_sessions.session_user(c, b_session.token, now=0.5) == b
 
     run()
-    with engine.connect() as c:  # A's own operations did take effect
-        assert ratings.is_rated(c, "a-game") or ratings.history(c, a.id, "uttt", "timed")
+    # The operations do reach the store: one more of A's games is rated, B's data still not.
+    with engine.begin() as c:
+        ratings.rate_game(c, "a-final", game="uttt", speed="timed", players=[a.id, carol.id],
+                          ranks=[1, 2], now=float(next(clock)))  # fmt: skip
+    with engine.connect() as c:
+        assert ratings.is_rated(c, "a-final") and ratings.history(c, a.id, "uttt", "timed")
+    assert b_data(engine, b.id) == before
