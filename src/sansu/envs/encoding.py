@@ -18,6 +18,7 @@ The engines stay the rules: an encoding only translates.
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from functools import lru_cache
 from typing import Any
 
@@ -33,8 +34,9 @@ CHALLENGE_ACTIONS = 730
 MAX_PLAYERS = 5
 
 
-class Encoding:
-    """Actions and observations of one game (with its options)."""
+class Encoding(ABC):
+    """Actions and observations of one game (with its options); each game's own subclass
+    says what a player observes."""
 
     num_actions: int
     observation_shape: tuple[int, ...]
@@ -71,8 +73,9 @@ class Encoding:
             out[[self.action_of(m) for m in moves]] = 1
         return out
 
+    @abstractmethod
     def observation(self, state: State) -> np.ndarray:
-        raise NotImplementedError
+        """What the player to move observes, ``observation_shape`` entries."""
 
 
 def _bits(mask: int, count: int) -> np.ndarray:
