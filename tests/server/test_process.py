@@ -3,6 +3,7 @@ cold first computer move."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -107,6 +108,36 @@ def test_sigterm_while_the_computer_thinks_leaves_no_process(tmp_path: Path) -> 
     workers = children(pid)
     assert len(workers) >= 2, workers  # the two workers (and the pool's helpers)
     os.kill(pid, signal.SIGTERM)
+    server.process.wait(timeout=20)
+    end = time.monotonic() + 10
+    while time.monotonic() < end and any(alive(w) for w in workers):
+        time.sleep(0.1)
+    assert not [w for w in workers if alive(w)]
+    text = log.read_text(errors="replace")
+    assert "leaked semaphore" not in text and "Traceback" not in text, text[-3000:]
+
+
+def test_ctrl_c_in_a_terminal_stops_everything_without_a_traceback(tmp_path: Path) -> None:
+    """Ctrl-C reaches the whole foreground process group: the server and every worker."""
+    log = tmp_path / "server.log"
+    server = Server(tmp_path / "g.db", log, "--computer-workers", "2", "--computer-time-ms", "8000")
+    server.start()
+    assert server.process is not None
+    pid = server.process.pid
+    with httpx.Client(base_url=server.url, timeout=10) as c:
+        gid, seats = new_game(
+            c, "uttt", seats=[{"kind": "human"}, {"kind": "computer", "level": "max"}]
+        )
+        r = c.post(
+            f"/api/games/{gid}/moves", json={"move": "r5c5", "state": 0}, headers=auth(seats[0])
+        )
+        assert r.status_code == 200, r.text
+    time.sleep(1.0)  # the computer is thinking (for up to 8 s)
+    workers = children(pid)
+    assert len(workers) >= 2, workers
+    for process in (pid, *workers):
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(process, signal.SIGINT)
     server.process.wait(timeout=20)
     end = time.monotonic() + 10
     while time.monotonic() < end and any(alive(w) for w in workers):

@@ -20,6 +20,7 @@ import multiprocessing
 import os
 import queue
 import random
+import signal
 import threading
 import time
 from collections.abc import Callable
@@ -106,7 +107,11 @@ def _watch_parent(parent: int) -> None:
 
 
 def _worker_start(parent: int, ready: Any) -> None:
-    """Runs first in every worker: follow the server's life, then load the compiled code."""
+    """Runs first in every worker: follow the server's life, then load the compiled code.
+
+    Ctrl-C in a terminal reaches the whole process group; the server stops its workers
+    itself, so a worker ignores it (no traceback per worker on every Ctrl-C)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     threading.Thread(target=_watch_parent, args=(parent,), daemon=True).start()
     warm_up()
     ready.put(os.getpid())
