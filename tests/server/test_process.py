@@ -90,12 +90,11 @@ def test_no_seat_token_reaches_the_log(tmp_path: Path) -> None:
         assert token not in text
 
 
-def test_sigterm_while_the_computer_thinks_leaves_no_process(tmp_path: Path) -> None:
+def server_while_the_computer_thinks(tmp_path: Path) -> tuple[Server, Path]:
+    """A real server with two workers, one of them searching a move for up to 8 s."""
     log = tmp_path / "server.log"
     server = Server(tmp_path / "g.db", log, "--computer-workers", "2", "--computer-time-ms", "8000")
     server.start()
-    assert server.process is not None
-    pid = server.process.pid
     with httpx.Client(base_url=server.url, timeout=10) as c:
         gid, seats = new_game(
             c, "uttt", seats=[{"kind": "human"}, {"kind": "computer", "level": "max"}]
@@ -104,10 +103,13 @@ def test_sigterm_while_the_computer_thinks_leaves_no_process(tmp_path: Path) -> 
             f"/api/games/{gid}/moves", json={"move": "r5c5", "state": 0}, headers=auth(seats[0])
         )
         assert r.status_code == 200, r.text
-    time.sleep(1.0)  # the computer is thinking (for up to 8 s)
-    workers = children(pid)
-    assert len(workers) >= 2, workers  # the two workers (and the pool's helpers)
-    os.kill(pid, signal.SIGTERM)
+    time.sleep(1.0)  # the computer is thinking
+    return server, log
+
+
+def assert_stopped_cleanly(server: Server, workers: set[int], log: Path) -> None:
+    """The server ended, no worker outlived it, and its log holds no traceback."""
+    assert server.process is not None
     server.process.wait(timeout=20)
     end = time.monotonic() + 10
     while time.monotonic() < end and any(alive(w) for w in workers):
@@ -117,34 +119,27 @@ def test_sigterm_while_the_computer_thinks_leaves_no_process(tmp_path: Path) -> 
     assert "leaked semaphore" not in text and "Traceback" not in text, text[-3000:]
 
 
-def test_ctrl_c_in_a_terminal_stops_everything_without_a_traceback(tmp_path: Path) -> None:
-    """Ctrl-C reaches the whole foreground process group: the server and every worker."""
-    log = tmp_path / "server.log"
-    server = Server(tmp_path / "g.db", log, "--computer-workers", "2", "--computer-time-ms", "8000")
-    server.start()
+def test_sigterm_while_the_computer_thinks_leaves_no_process(tmp_path: Path) -> None:
+    server, log = server_while_the_computer_thinks(tmp_path)
     assert server.process is not None
     pid = server.process.pid
-    with httpx.Client(base_url=server.url, timeout=10) as c:
-        gid, seats = new_game(
-            c, "uttt", seats=[{"kind": "human"}, {"kind": "computer", "level": "max"}]
-        )
-        r = c.post(
-            f"/api/games/{gid}/moves", json={"move": "r5c5", "state": 0}, headers=auth(seats[0])
-        )
-        assert r.status_code == 200, r.text
-    time.sleep(1.0)  # the computer is thinking (for up to 8 s)
+    workers = children(pid)
+    assert len(workers) >= 2, workers  # the two workers (and the pool's helpers)
+    os.kill(pid, signal.SIGTERM)
+    assert_stopped_cleanly(server, workers, log)
+
+
+def test_ctrl_c_in_a_terminal_stops_everything_without_a_traceback(tmp_path: Path) -> None:
+    """Ctrl-C reaches the whole foreground process group: the server and every worker."""
+    server, log = server_while_the_computer_thinks(tmp_path)
+    assert server.process is not None
+    pid = server.process.pid
     workers = children(pid)
     assert len(workers) >= 2, workers
     for process in (pid, *workers):
         with contextlib.suppress(ProcessLookupError):
             os.kill(process, signal.SIGINT)
-    server.process.wait(timeout=20)
-    end = time.monotonic() + 10
-    while time.monotonic() < end and any(alive(w) for w in workers):
-        time.sleep(0.1)
-    assert not [w for w in workers if alive(w)]
-    text = log.read_text(errors="replace")
-    assert "leaked semaphore" not in text and "Traceback" not in text, text[-3000:]
+    assert_stopped_cleanly(server, workers, log)
 
 
 @pytest.mark.parametrize("game", ["sansumoku", "uttt"])
