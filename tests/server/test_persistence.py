@@ -22,7 +22,7 @@ def test_the_migrations_build_the_models_schema(any_db: str) -> None:
         diff = compare_metadata(MigrationContext.configure(c), metadata)
         version = c.execute(sa.text("SELECT version_num FROM alembic_version")).scalar()
     engine.dispose()
-    assert diff == [] and version == "0003"
+    assert diff == [] and version == "0004"
 
 
 def test_sqlite_is_in_wal_mode_with_full_sync(db_path: str) -> None:

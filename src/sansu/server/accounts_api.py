@@ -34,13 +34,12 @@ from sansu.server.api import ErrorBody
 from sansu.server.errors import ApiError
 from sansu.server.login_limits import LoginLimiter
 from sansu.server.ratelimit import client_of
+from sansu.server.signed_in import COOKIE, CSRF_HEADER, csrf_failed, session_of
 from sansu.server.store import Store
 from sansu.server.users import MAX_PASSWORD, User, UserError
 
 T = TypeVar("T")
 
-COOKIE = "sansu_session"
-CSRF_HEADER = "X-CSRF-Token"
 STATUS = {
     "bad_name": 422,
     "reserved_name": 422,
@@ -141,11 +140,7 @@ def build_accounts_router(store: Store, login_limiter: LoginLimiter | None = Non
         return await asyncio.to_thread(store.write_now, fn)
 
     async def signed_in(request: Request) -> tuple[str, User] | None:
-        token = request.cookies.get(COOKIE)
-        if not token:
-            return None
-        user = await store.read(lambda c: user_sessions.session_user(c, token, now=time.time()))
-        return None if user is None else (token, user)
+        return await session_of(store, request.cookies)
 
     async def cookie_write(request: Request, csrf: str | None) -> tuple[str, User]:
         """The session of a cookie-authenticated write, once its CSRF token is checked."""
@@ -153,12 +148,7 @@ def build_accounts_router(store: Store, login_limiter: LoginLimiter | None = Non
         if session is None:
             raise ApiError(401, "not_signed_in", "this needs a signed-in session (log in first)")
         if not user_sessions.check_csrf(session[0], csrf):
-            raise ApiError(
-                403,
-                "csrf_failed",
-                f"a write with the session cookie needs the session's {CSRF_HEADER} header "
-                "(from the log-in's answer or GET /api/account)",
-            )
+            raise csrf_failed()
         return session
 
     def private(response: Response) -> None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Body, Header, Path, Query
+from fastapi import APIRouter, Body, Header, Path, Query, Request
 from fastapi.responses import JSONResponse, PlainTextResponse
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -18,6 +18,7 @@ from sansu.core.registry import game_class
 from sansu.server.errors import ApiError
 from sansu.server.rules import rules_markdown
 from sansu.server.service import GameService
+from sansu.server.signed_in import account, acting
 from sansu.server.socket import CheckLimit, add_socket_route
 from sansu.server.views import catalog, game_json
 
@@ -174,8 +175,10 @@ def build_router(service: GameService, check_limit: CheckLimit | None = None) ->
     @router.post(
         "/games", status_code=201, tags=["games"], responses=_errors(503), response_model=Created
     )
-    async def create_game(body: CreateGame) -> dict[str, Any]:
-        """Creates a game. The token in the answer is shown only this once: keep it."""
+    async def create_game(body: CreateGame, request: Request) -> dict[str, Any]:
+        """Creates a game. The token in the answer is shown only this once: keep it.
+        A signed-in creator's seats are bound to their account as well."""
+        user = await account(service.store, request, write=True)
         live, token = await service.create(
             body.game,
             body.options,
@@ -184,6 +187,7 @@ def build_router(service: GameService, check_limit: CheckLimit | None = None) ->
             name=body.name,
             casual=body.casual,
             time_control=None if body.time_control is None else body.time_control.model_dump(),
+            user=user,
         )
         held = live.seats_of(token)
         return {
@@ -223,22 +227,31 @@ def build_router(service: GameService, check_limit: CheckLimit | None = None) ->
         response_model=GameView,
         responses=_errors(401, 403, 404),
     )
-    async def get_game(game_id: GameId, authorization: Auth = None) -> dict[str, Any]:
-        """The game as the token's seat sees it (without a token: as a spectator)."""
+    async def get_game(
+        game_id: GameId, request: Request, authorization: Auth = None
+    ) -> dict[str, Any]:
+        """The game as the token's seat (or the signed-in account's) sees it; without
+        either, as a spectator."""
         live = await service.get(game_id)
         token = bearer(authorization)
-        held = live.holder(token) if token else frozenset()
+        who = await acting(service.store, request, token, write=False)
+        held = live.holder(who) if token else live.seats_of(who)
         return game_json(service, live, held)
 
     @router.post("/games/{game_id}/join", tags=["games"], responses=_errors(401, 403, 404, 409))
     async def join_game(
-        game_id: GameId, body: Annotated[JoinGame | None, Body()] = None, authorization: Auth = None
+        game_id: GameId,
+        request: Request,
+        body: Annotated[JoinGame | None, Body()] = None,
+        authorization: Auth = None,
     ) -> dict[str, Any]:
         """Takes a free seat. Answers a new token, shown only this once; with a token
-        of this game the seat joins it instead (two players on one device)."""
+        of this game the seat joins it instead (two players on one device). A
+        signed-in player's seat is bound to their account as well."""
         body = body or JoinGame()
+        user = await account(service.store, request, write=True)
         live, seat, token = await service.join(
-            game_id, body.seat, body.name, token=bearer(authorization)
+            game_id, body.seat, body.name, token=bearer(authorization), user=user
         )
         held = live.seats_of(token)
         return {
@@ -252,9 +265,13 @@ def build_router(service: GameService, check_limit: CheckLimit | None = None) ->
     @router.post(
         "/games/{game_id}/moves", tags=["play"], responses=_errors(401, 403, 404, 409, 503)
     )
-    async def play(game_id: GameId, body: PlayMove, authorization: Auth = None) -> dict[str, Any]:
-        """Plays a move for the token's seat; refused if ``state`` is not the current one."""
-        live = await service.play(game_id, bearer(authorization), body.move, body.state)
+    async def play(
+        game_id: GameId, body: PlayMove, request: Request, authorization: Auth = None
+    ) -> dict[str, Any]:
+        """Plays a move for the token's seat (or the signed-in account's); refused if
+        ``state`` is not the current one."""
+        who = await acting(service.store, request, bearer(authorization), write=True)
+        live = await service.play(game_id, who, body.move, body.state)
         return {
             "state": live.version,
             "seq": live.seq,
@@ -265,35 +282,45 @@ def build_router(service: GameService, check_limit: CheckLimit | None = None) ->
 
     @router.post("/games/{game_id}/resign", tags=["play"], responses=_errors(401, 403, 404, 409))
     async def resign(
-        game_id: GameId, body: Annotated[StateRef | None, Body()] = None, authorization: Auth = None
+        game_id: GameId,
+        request: Request,
+        body: Annotated[StateRef | None, Body()] = None,
+        authorization: Auth = None,
     ) -> dict[str, Any]:
         """Resigns the token's seat: everyone else wins."""
-        live = await service.resign(
-            game_id, bearer(authorization), None if body is None else body.state
-        )
+        who = await acting(service.store, request, bearer(authorization), write=True)
+        live = await service.resign(game_id, who, None if body is None else body.state)
         return {"state": live.version, "result": live.result}
 
     @router.post("/games/{game_id}/takeback", tags=["play"], responses=_errors(401, 403, 404, 409))
     async def takeback(
-        game_id: GameId, body: Annotated[StateRef | None, Body()] = None, authorization: Auth = None
+        game_id: GameId,
+        request: Request,
+        body: Annotated[StateRef | None, Body()] = None,
+        authorization: Auth = None,
     ) -> dict[str, Any]:
         """Casual games against the computer: undoes your last move and the replies after it."""
-        live = await service.take_back(
-            game_id, bearer(authorization), None if body is None else body.state
-        )
+        who = await acting(service.store, request, bearer(authorization), write=True)
+        live = await service.take_back(game_id, who, None if body is None else body.state)
         return {"state": live.version, "ply": len(live.moves)}
 
     @router.post("/games/{game_id}/rematch", tags=["play"], responses=_errors(401, 403, 404, 409))
-    async def rematch(game_id: GameId, authorization: Auth = None) -> dict[str, Any]:
+    async def rematch(
+        game_id: GameId, request: Request, authorization: Auth = None
+    ) -> dict[str, Any]:
         """Offers or accepts a rematch; once every player agreed, ``game_id`` is the new game
         (seats turned by one; each player's token holds their new seat)."""
-        live = await service.offer_rematch(game_id, bearer(authorization))
+        who = await acting(service.store, request, bearer(authorization), write=True)
+        live = await service.offer_rematch(game_id, who)
         return {"offers": live.rematch_offers, "game_id": live.rematch_id}
 
     @router.delete("/games/{game_id}/rematch", tags=["play"], responses=_errors(401, 403, 404, 409))
-    async def decline_rematch(game_id: GameId, authorization: Auth = None) -> dict[str, Any]:
+    async def decline_rematch(
+        game_id: GameId, request: Request, authorization: Auth = None
+    ) -> dict[str, Any]:
         """Withdraws or declines a rematch offer."""
-        live = await service.decline_rematch(game_id, bearer(authorization))
+        who = await acting(service.store, request, bearer(authorization), write=True)
+        live = await service.decline_rematch(game_id, who)
         return {"offers": live.rematch_offers, "game_id": live.rematch_id}
 
     @router.get("/games/{game_id}/positions/{ply}", tags=["archive"], responses=_errors(404))

@@ -102,7 +102,7 @@ class Archive:
             by_game: dict[str, list[dict[str, Any]]] = {}
             for s in sorted(seat_rows, key=lambda s: s.seat):
                 by_game.setdefault(s.game_id, []).append(
-                    Seat(s.seat, s.kind, s.level, s.name, s.token_hash).public()
+                    Seat(s.seat, s.kind, s.level, s.name, s.token_hash, None, s.user_id).public()
                 )
             out = []
             for r in rows:

@@ -51,6 +51,10 @@ def wrong_token() -> ApiError:
     return ApiError(403, "wrong_token", "this token holds no seat in this game")
 
 
+def not_your_game() -> ApiError:
+    return ApiError(403, "not_your_game", "your account holds no seat in this game")
+
+
 def game_over() -> ApiError:
     return ApiError(409, "game_over", "the game is over")
 

@@ -11,13 +11,14 @@ from __future__ import annotations
 import asyncio
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Header, Path, Query
+from fastapi import APIRouter, Header, Path, Query, Request
 
 from sansu.games.hints import AidsOff, NoHint, aids_on, hint, supports_hints
 from sansu.server import errors
 from sansu.server.api import ErrorBody, bearer
 from sansu.server.errors import ApiError
 from sansu.server.service import GameService
+from sansu.server.signed_in import acting
 
 CellName = Annotated[
     str | None,
@@ -37,6 +38,7 @@ def build_hints_router(service: GameService) -> APIRouter:
     @router.get("/games/{game_id}/hint", tags=["play"], responses=REFUSALS)
     async def get_hint(
         game_id: Annotated[str, Path(min_length=1, max_length=24)],
+        request: Request,
         cell: CellName = None,
         authorization: Annotated[str | None, Header()] = None,
     ) -> dict[str, Any]:
@@ -47,7 +49,7 @@ def build_hints_router(service: GameService) -> APIRouter:
         ``kind: "none"`` when the next digit needs a guess.
         """
         live = await service.get(game_id)
-        held = live.holder(bearer(authorization))
+        held = live.holder(await acting(service.store, request, bearer(authorization), write=False))
         game = live.game
         if not supports_hints(game):
             raise ApiError(404, "no_hints", f"{game.title} has no hints")

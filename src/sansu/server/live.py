@@ -63,6 +63,19 @@ def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
 
 
+@dataclass(frozen=True)
+class SignedIn:
+    """A signed-in account acting through its session (cookie authentication), with the
+    seat token it also presented, if any: it holds its account's seats and the token's."""
+
+    user_id: int
+    token: str | None = None
+
+
+Who = str | SignedIn | None
+"""Who acts for seats: a seat token, a signed-in account, or nobody (a spectator)."""
+
+
 def hides_information(state: State) -> bool:
     """True for games whose states keep something from the players (a hidden solution)."""
     cls = type(state)
@@ -77,6 +90,8 @@ class Seat:
     name: str | None = None
     token_hash: str | None = None
     joined_at: float | None = None
+    user_id: int | None = None
+    """The account the seat is bound to: its owner acts for it from any signed-in browser."""
 
     @property
     def taken(self) -> bool:
@@ -91,6 +106,7 @@ class Seat:
             "name": self.name,
             "token_hash": self.token_hash,
             "joined_at": self.joined_at,
+            "user_id": self.user_id,
         }
 
     def public(self) -> dict[str, Any]:
@@ -100,6 +116,7 @@ class Seat:
             "level": self.level,
             "name": self.name,
             "taken": self.taken,
+            "account": self.user_id is not None,
         }
 
 
@@ -154,6 +171,12 @@ class LiveGame:
     moves: list[PlayedMove]
     status: str = "active"
     casual: bool = True
+    created_by: int | None = None
+    """The creator's account (``None``: anonymous)."""
+    private: bool = False
+    """Joined only with the invitation's secret, and never listed."""
+    join_secret_hash: str | None = None
+    watchable: bool = True
     version: int = 0
     seq: int = 0
     result: dict[str, Any] | None = None
@@ -185,23 +208,29 @@ class LiveGame:
 
     # -- seats -------------------------------------------------------------------------
 
-    def seats_of(self, token: str | None) -> frozenset[int]:
-        """The seats that ``token`` holds (empty for a spectator)."""
-        if not token:
+    def seats_of(self, who: Who) -> frozenset[int]:
+        """The seats that ``who`` holds (empty for a spectator)."""
+        if isinstance(who, SignedIn):
+            bound = {s.seat for s in self.seats if s.user_id == who.user_id}
+            return frozenset(bound) | self.seats_of(who.token)
+        if not who:
             return frozenset()
-        digest = hash_token(token)
+        digest = hash_token(who)
         return frozenset(
             s.seat
             for s in self.seats
             if s.token_hash is not None and hmac.compare_digest(s.token_hash, digest)
         )
 
-    def holder(self, token: str | None) -> frozenset[int]:
-        """The seats of ``token``; refuses a missing or wrong token."""
-        if not token:
+    def holder(self, who: Who) -> frozenset[int]:
+        """The seats of ``who``; refuses a missing or wrong token, or an account
+        with no seat in this game."""
+        if not who:
             raise errors.token_required()
-        held = self.seats_of(token)
+        held = self.seats_of(who)
         if not held:
+            if isinstance(who, SignedIn) and who.token is None:
+                raise errors.not_your_game()
             raise errors.wrong_token()
         return held
 

@@ -55,6 +55,14 @@ class GameRow(Base):
     seed_chosen: Mapped[bool] = mapped_column(Boolean, default=False)
     """The server drew the ``seed`` option, so a rematch draws a fresh one."""
     meta: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    created_by: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    """The account that created the game (``None``: an anonymous creator)."""
+    private: Mapped[bool] = mapped_column(Boolean, default=False)
+    """Joined only with the invitation's secret, and never listed."""
+    join_secret_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    """sha256 of the invitation's join secret (private games)."""
+    watchable: Mapped[bool] = mapped_column(Boolean, default=True)
+    """Whether anyone with the link may watch (the creator may turn it off)."""
 
     __table_args__ = (
         Index("ix_games_status_game", "status", "game", "updated_at"),
@@ -76,6 +84,8 @@ class SeatRow(Base):
     token_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
     """sha256 of the seat's secret token; ``None`` while a human seat is free."""
     joined_at: Mapped[float | None] = mapped_column(Float, nullable=True)
+    user_id: Mapped[int | None] = mapped_column(Integer, nullable=True, index=True)
+    """The account the seat is bound to (its holder was signed in); ``None``: anonymous."""
 
 
 class MoveRow(Base):

@@ -19,7 +19,7 @@ from sansu.core.protocol import IllegalMove, State
 from sansu.server import errors
 from sansu.server.clocks import engine_clock
 from sansu.server.errors import ApiError
-from sansu.server.live import Change, LiveGame
+from sansu.server.live import Change, LiveGame, Who
 from sansu.server.models import moves as moves_table
 from sansu.server.rounds import Rounds
 from sansu.server.timekeeper import Timekeeper
@@ -36,20 +36,20 @@ class Play:
         self.rounds = rounds
         self.timekeeper = timekeeper
 
-    async def play(self, game_id: str, token: str | None, move: str, seen: int | None) -> LiveGame:
+    async def play(self, game_id: str, who: Who, move: str, seen: int | None) -> LiveGame:
         """Plays ``move`` for the token's seat against state number ``seen``."""
         live = await self.rounds.get(game_id)
         if self.is_open_move(live, move):
-            return await self._open_move(live, token, move, seen)
+            return await self._open_move(live, who, move, seen)
         async with live.lock:
-            held = live.holder(token)
+            held = live.holder(who)
             await self._ready_for_move(live, seen)
             mover = live.state.to_move
             if mover not in held:
                 raise ApiError(
                     409,
                     "not_your_turn",
-                    f"it is seat {mover}'s turn; this token holds seat"
+                    f"it is seat {mover}'s turn; you hold seat"
                     f"{'s' if len(held) > 1 else ''} {', '.join(map(str, sorted(held)))}",
                     to_move=mover,
                 )
@@ -75,12 +75,10 @@ class Play:
             return False
         return move.split()[0].lower() in words
 
-    async def _open_move(
-        self, live: LiveGame, token: str | None, move: str, seen: int | None
-    ) -> LiveGame:
+    async def _open_move(self, live: LiveGame, who: Who, move: str, seen: int | None) -> LiveGame:
         """Plays an open move for a seat's holder or, without a token, a spectator."""
         async with live.lock:
-            reporter = min(live.holder(token)) if token else None
+            reporter = min(live.holder(who)) if who else None
             await self._ready_for_move(live, seen)
             new_state = self._judge(live.state, move)
             by = "spectator" if reporter is None else "player"
@@ -98,10 +96,10 @@ class Play:
         except ValueError as error:
             raise ApiError(422, "illegal_move", str(error), move=move.strip()) from None
 
-    async def resign(self, game_id: str, token: str | None, seen: int | None = None) -> LiveGame:
+    async def resign(self, game_id: str, who: Who, seen: int | None = None) -> LiveGame:
         live = await self.rounds.get(game_id)
         async with live.lock:
-            held = live.holder(token)
+            held = live.holder(who)
             await self.timekeeper.apply_due(live)
             if live.status != "active":
                 raise errors.game_over()
@@ -132,11 +130,11 @@ class Play:
                 return "another player has moved since your last move"
         return None
 
-    async def take_back(self, game_id: str, token: str | None, seen: int | None) -> LiveGame:
+    async def take_back(self, game_id: str, who: Who, seen: int | None) -> LiveGame:
         """Undoes the holder's last move and every computer reply after it."""
         live = await self.rounds.get(game_id)
         async with live.lock:
-            held = live.holder(token)
+            held = live.holder(who)
             if seen is not None and seen != live.version:
                 raise errors.stale(seen, live.version)
             why = self.can_take_back(live, held)

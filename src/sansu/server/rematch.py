@@ -11,7 +11,7 @@ import asyncio
 
 from sansu.server.clocks import ClockState
 from sansu.server.errors import ApiError
-from sansu.server.live import Change, LiveGame, Seat, new_id, start_clocks
+from sansu.server.live import Change, LiveGame, Seat, Who, new_id, start_clocks
 from sansu.server.rounds import Rounds, insert_game
 from sansu.server.seating import build_game
 
@@ -22,7 +22,7 @@ class Rematches:
     def __init__(self, rounds: Rounds) -> None:
         self.rounds = rounds
 
-    async def offer_rematch(self, game_id: str, token: str | None) -> LiveGame:
+    async def offer_rematch(self, game_id: str, who: Who) -> LiveGame:
         """Offers (or accepts) a rematch; when every player agreed, the new game starts.
 
         The new game has the same game, options (a fresh seed if the server
@@ -31,7 +31,7 @@ class Rematches:
         """
         live = await self.rounds.get(game_id)
         async with live.lock:
-            held = live.holder(token)
+            held = live.holder(who)
             if live.status == "active":
                 raise ApiError(409, "game_not_over", "a rematch is offered once the game is over")
             if live.status != "finished":
@@ -89,6 +89,7 @@ class Rematches:
                 old.name,
                 old.token_hash,
                 now if old.token_hash else None,
+                old.user_id,
             )
         new = LiveGame(
             id=new_id(),
@@ -99,6 +100,10 @@ class Rematches:
             seats=seats,
             moves=[],
             casual=live.casual,
+            created_by=live.created_by,
+            private=live.private,
+            join_secret_hash=live.join_secret_hash,
+            watchable=live.watchable,
             clock=ClockState.start(live.time_control, n),
             time_control=live.time_control,
             rematch_of=live.id,
@@ -110,10 +115,10 @@ class Rematches:
             start_clocks(new.clock, new.state, now)
         return new
 
-    async def decline_rematch(self, game_id: str, token: str | None) -> LiveGame:
+    async def decline_rematch(self, game_id: str, who: Who) -> LiveGame:
         live = await self.rounds.get(game_id)
         async with live.lock:
-            held = live.holder(token)
+            held = live.holder(who)
             if live.rematch_id is not None:
                 raise ApiError(409, "rematch_started", "the rematch has already started")
             if not live.rematch_offers:

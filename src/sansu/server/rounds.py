@@ -175,11 +175,16 @@ class Rounds:
             options=dict(row.options),
             public_options=dict(row.public_options),
             seats=[
-                Seat(s.seat, s.kind, s.level, s.name, s.token_hash, s.joined_at) for s in seat_rows
+                Seat(s.seat, s.kind, s.level, s.name, s.token_hash, s.joined_at, s.user_id)
+                for s in seat_rows
             ],
             moves=[PlayedMove(m.ply, m.text, m.seat, m.at, m.state) for m in move_rows],
             status=row.status,
             casual=row.casual,
+            created_by=row.created_by,
+            private=row.private,
+            join_secret_hash=row.join_secret_hash,
+            watchable=row.watchable,
             version=row.version,
             seq=row.seq,
             result=row.result,
@@ -386,6 +391,10 @@ def insert_game(c: Connection, live: LiveGame) -> None:
         options=live.options,
         public_options=live.public_options,
         casual=live.casual,
+        created_by=live.created_by,
+        private=live.private,
+        join_secret_hash=live.join_secret_hash,
+        watchable=live.watchable,
         created_at=live.created_at,
         time_control=live.time_control,
         rematch_of=live.rematch_of,

@@ -2,7 +2,9 @@
 
 A game has one seat per player, human or computer. Whoever takes a human
 seat gets a secret token, shown only once (the server keeps its sha256);
-one token may hold several seats of a game.
+one token may hold several seats of a game. A signed-in player's seats are
+also bound to their account (under the account's name), so that they can
+continue from any browser where they are signed in.
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ from sansu.server.live import (
 )
 from sansu.server.models import seats as seats_table
 from sansu.server.rounds import Rounds
+from sansu.server.users import User
 
 
 def build_game(
@@ -95,8 +98,11 @@ class Seating:
         name: str | None = None,
         casual: bool = True,
         time_control: Mapping[str, Any] | None = None,
+        user: User | None = None,
     ) -> tuple[LiveGame, str | None]:
-        """A new game; returns it and the creator's token (``None`` if they took no seat)."""
+        """A new game; returns it and the creator's token (``None`` if they took no seat).
+
+        ``user``: the signed-in creator, whose seats are bound to their account."""
         try:
             tc = check_time_control(time_control)
             options = with_aids_default(game_id, options or {}, seats)
@@ -123,7 +129,10 @@ class Seating:
         for seat in take:
             seat_list[seat].token_hash = hash_token(token or "")
             seat_list[seat].joined_at = now
-            if name:
+            if user is not None:
+                seat_list[seat].user_id = user.id
+                seat_list[seat].name = user.name
+            elif name:
                 seat_list[seat].name = name[:MAX_NAME]
         live = LiveGame(
             id=new_id(),
@@ -134,6 +143,7 @@ class Seating:
             seats=seat_list,
             moves=[],
             casual=bool(casual),
+            created_by=None if user is None else user.id,
             clock=ClockState.start(tc, len(seat_list)),
             time_control=tc,
             seed_chosen=seed_chosen,
@@ -152,12 +162,14 @@ class Seating:
         seat: int | None = None,
         name: str | None = None,
         token: str | None = None,
+        user: User | None = None,
     ) -> tuple[LiveGame, int, str]:
         """Takes a free human seat (the first one unless ``seat`` is given).
 
         With ``token`` (a seat already held in this game, e.g. a second seat
         on the same device) the seat joins that token; otherwise a new token
-        is made and returned — the only time the server ever shows it.
+        is made and returned — the only time the server ever shows it. With
+        ``user`` (signed in) the seat is also bound to that account.
         """
         live = await self.rounds.get(game_id)
         async with live.lock:
@@ -182,7 +194,8 @@ class Seating:
                 token = secrets.token_urlsafe(24)
             change = Change(live)
             digest = hash_token(token)
-            seat_name = (name or "")[:MAX_NAME] or None
+            seat_name = user.name if user is not None else (name or "")[:MAX_NAME] or None
+            user_id = None if user is None else user.id
             was_ready = live.ready
             now = change.now
 
@@ -190,12 +203,12 @@ class Seating:
                 c.execute(
                     update(seats_table)
                     .where(seats_table.c.game_id == live.id, seats_table.c.seat == seat)
-                    .values(token_hash=digest, joined_at=now, name=seat_name)
+                    .values(token_hash=digest, joined_at=now, name=seat_name, user_id=user_id)
                 )
 
             change.writes.append(write)
             self.rounds.event(change, "joined", seat=seat, name=seat_name)
-            new_seat = Seat(seat, "human", None, seat_name, digest, now)
+            new_seat = Seat(seat, "human", None, seat_name, digest, now, user_id)
             clock = live.clock.copy()
             seats_after = [new_seat if s.seat == seat else s for s in live.seats]
             ready_after = all(s.taken for s in seats_after)

@@ -4,7 +4,10 @@ The seat's token never travels in the URL (servers and proxies log URLs):
 a browser offers it as a subprotocol, ``Sec-WebSocket-Protocol: sansu,
 token.TOKEN``, and the server accepts ``sansu``; other programs may send
 ``Authorization: Bearer TOKEN``. The old ``?token=TOKEN`` still works, and
-the server's own log never shows it (:mod:`sansu.server.logs`).
+the server's own log never shows it (:mod:`sansu.server.logs`). A browser
+where a player is signed in also acts for the seats bound to their account,
+by its session cookie, but only from this site's own pages (the ``Origin``
+header is checked; :mod:`sansu.server.signed_in`).
 
 Every message gets an answer (``ack``, ``error`` or ``pong``) and the socket
 stays usable, whatever it held: binary frames, text that is not JSON, JSON
@@ -25,8 +28,9 @@ from starlette.websockets import WebSocketDisconnect
 
 from sansu.server.errors import ApiError
 from sansu.server.hub import Connection
-from sansu.server.live import LiveGame, dumps, is_text
+from sansu.server.live import LiveGame, SignedIn, Who, dumps, is_text
 from sansu.server.service import GameService
+from sansu.server.signed_in import socket_account
 from sansu.server.views import game_json
 
 MAX_WS_MESSAGE = 16 * 1024
@@ -66,8 +70,10 @@ def add_socket_route(
         try:
             if check_limit is not None:
                 await check_limit(websocket)
+            user = await socket_account(service.store, websocket)
+            who: Who = token if user is None else SignedIn(user.id, token)
             live = await service.get(game_id)
-            held = live.holder(token) if token else frozenset()
+            held = live.holder(who) if token else live.seats_of(who)
         except ApiError as error:
             await websocket.send_text(dumps({"type": "error", **error.to_dict()["error"]}))
             await websocket.close(code=4000 + error.status)
@@ -85,7 +91,7 @@ def add_socket_route(
         service.hub.add(live, connection)
         sender = service.background.spawn(connection.run_sender())
         try:
-            await receive(service, live, connection, websocket, token, check_limit)
+            await receive(service, live, connection, websocket, who, check_limit)
         finally:
             service.hub.remove(live, connection)
             await sender
@@ -131,7 +137,7 @@ async def receive(
     live: LiveGame,
     connection: Connection,
     websocket: WebSocket,
-    token: str | None,
+    who: Who,
     check_limit: CheckLimit | None = None,
 ) -> None:
     """Answers a client's messages until it leaves: move, resign, takeback, rematch, ping."""
@@ -149,7 +155,7 @@ async def receive(
                 await check_limit(websocket)
             request = parse(message)
             answer_id = request_id(request)
-            if await handle(service, live, connection, token, request, answer_id):
+            if await handle(service, live, connection, who, request, answer_id):
                 service.timings.append(time.perf_counter() - received)
         except ApiError as error:
             connection.send(dumps({"type": "error", "id": answer_id, **error.to_dict()["error"]}))
@@ -163,7 +169,7 @@ async def handle(
     service: GameService,
     live: LiveGame,
     connection: Connection,
-    token: str | None,
+    who: Who,
     request: dict[str, Any],
     answer_id: int | str | None,
 ) -> bool:
@@ -179,15 +185,15 @@ async def handle(
         move = request.get("move")
         if not isinstance(move, str):
             raise ApiError(422, "bad_message", "a move message has the move's text in move")
-        await service.play(live.id, token, move, state)
+        await service.play(live.id, who, move, state)
     elif kind == "resign":
-        await service.resign(live.id, token, state)
+        await service.resign(live.id, who, state)
     elif kind == "takeback":
-        await service.take_back(live.id, token, state)
+        await service.take_back(live.id, who, state)
     elif kind == "rematch":
-        await service.offer_rematch(live.id, token)
+        await service.offer_rematch(live.id, who)
     elif kind == "decline_rematch":
-        await service.decline_rematch(live.id, token)
+        await service.decline_rematch(live.id, who)
     else:
         shown = kind if isinstance(kind, str | int | None) and len(str(kind)) <= 32 else "…"
         raise ApiError(

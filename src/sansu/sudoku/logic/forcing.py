@@ -36,9 +36,7 @@ def propagate(values: list[int], cands: list[int], cell: int, digit: int) -> _St
     return follow(values, cands, cell, digit)[0]
 
 
-def follow(
-    values: list[int], cands: list[int], cell: int, digit: int
-) -> tuple[_State | None, str]:
+def follow(values: list[int], cands: list[int], cell: int, digit: int) -> tuple[_State | None, str]:
     """:func:`propagate`, with the dead end in words when there is one (else ``""``)."""
     values, cands = values[:], cands[:]
     todo = [(cell, digit)]

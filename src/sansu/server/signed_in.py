@@ -1,0 +1,96 @@
+"""Who acts in a request: a seat's token, a signed-in account, or both.
+
+A browser where a player is signed in carries the session cookie
+(``sansu_session``) with every request. The cookie alone proves nothing
+about who *sent* a write (another site can make the browser send it), so a
+write counts as the account's only with the session's CSRF token in the
+``X-CSRF-Token`` header; a WebSocket counts as the account's only when its
+``Origin`` is this site. A seat token (``Authorization: Bearer``) works as
+before, with or without a session.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping
+from urllib.parse import urlsplit
+
+from starlette.requests import HTTPConnection
+
+from sansu.server import user_sessions
+from sansu.server.errors import ApiError
+from sansu.server.live import SignedIn, Who
+from sansu.server.store import Store
+from sansu.server.users import User
+
+COOKIE = "sansu_session"
+CSRF_HEADER = "X-CSRF-Token"
+
+
+async def session_of(store: Store, cookies: Mapping[str, str]) -> tuple[str, User] | None:
+    """The session token and its user, when the cookie holds a live session."""
+    token = cookies.get(COOKIE)
+    if not token:
+        return None
+    user = await store.read(lambda c: user_sessions.session_user(c, token, now=time.time()))
+    return None if user is None else (token, user)
+
+
+def csrf_failed() -> ApiError:
+    return ApiError(
+        403,
+        "csrf_failed",
+        f"a write with the session cookie needs the session's {CSRF_HEADER} header "
+        "(from the log-in's answer or GET /api/account)",
+    )
+
+
+async def account(store: Store, request: HTTPConnection, *, write: bool) -> User | None:
+    """The signed-in user of a request; for a write, only with the session's CSRF token
+    (without it the request is anonymous, as if no cookie had come)."""
+    session = await session_of(store, request.cookies)
+    if session is None:
+        return None
+    if write and not user_sessions.check_csrf(session[0], request.headers.get(CSRF_HEADER)):
+        return None
+    return session[1]
+
+
+async def acting(store: Store, request: HTTPConnection, token: str | None, *, write: bool) -> Who:
+    """Who acts: the account (with ``token`` too, if given) or the token alone.
+
+    A cookie-authenticated write without the CSRF token is refused when no
+    seat token came either, so that the mistake is named, not mistaken for
+    a spectator."""
+    session = await session_of(store, request.cookies)
+    if session is None:
+        return token
+    if write and not user_sessions.check_csrf(session[0], request.headers.get(CSRF_HEADER)):
+        if token is None:
+            raise csrf_failed()
+        return token
+    return SignedIn(session[1].id, token)
+
+
+def same_origin(request: HTTPConnection) -> bool:
+    """Whether the request's ``Origin`` is this site (scheme-less compare of host and port)."""
+    origin = request.headers.get("origin")
+    host = request.headers.get("host")
+    if not origin or not host:
+        return False
+    return urlsplit(origin).netloc.lower() == host.lower()
+
+
+async def socket_account(store: Store, websocket: HTTPConnection) -> User | None:
+    """The account a WebSocket acts for: its session cookie, if it came from this site.
+
+    A socket opened by another site's page carries the cookie too; it is
+    refused outright rather than silently made a spectator."""
+    session = await session_of(store, websocket.cookies)
+    if session is None:
+        return None
+    if not same_origin(websocket):
+        raise ApiError(
+            403, "bad_origin", "a socket signed in by cookie must come from this site's pages"
+        )
+    return session[1]
