@@ -12,6 +12,7 @@ from alembic.migration import MigrationContext
 from sansu.server.models import metadata
 from sansu.server.store import Store, make_engine, migrate
 from tests.server.conftest import Api, make_client
+from tests.server.test_ratings_migration import HEAD
 
 
 def test_the_migrations_build_the_models_schema(any_db: str) -> None:
@@ -22,7 +23,7 @@ def test_the_migrations_build_the_models_schema(any_db: str) -> None:
         diff = compare_metadata(MigrationContext.configure(c), metadata)
         version = c.execute(sa.text("SELECT version_num FROM alembic_version")).scalar()
     engine.dispose()
-    assert diff == [] and version == "0004"
+    assert diff == [] and version == HEAD
 
 
 def test_sqlite_is_in_wal_mode_with_full_sync(db_path: str) -> None:

@@ -19,7 +19,7 @@ from sansu.server.accounts_api import CSRF_HEADER
 from sansu.server.store import make_engine, migrate
 from tests.server.accounts_fixtures import fast_hashing_fixture  # noqa: F401
 from tests.server.conftest import Api, make_client
-from tests.server.test_ratings_migration import snapshot, state
+from tests.server.test_ratings_migration import HEAD, snapshot, state
 from tests.server.test_reviews_migration import downgrade
 
 PASSWORD = "a long enough password"
@@ -162,7 +162,7 @@ def test_games_survive_the_seat_accounts_migration(any_db: str) -> None:
     rows = snapshot(engine)
     assert len(rows["seats"][1]) == 2 and rows["moves"][1] and rows["events"][1]
     migrate(engine)
-    assert state(engine)[1] == "0004"
+    assert state(engine)[1] == HEAD
     assert snapshot(engine, like=rows) == rows
     with engine.connect() as c:
         games = c.execute(sa.text("SELECT private, watchable, created_by FROM games")).all()
