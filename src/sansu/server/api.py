@@ -16,6 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field
 import sansu
 from sansu.core.registry import game_class
 from sansu.server.errors import ApiError
+from sansu.server.rated import end_ratings
 from sansu.server.rules import rules_markdown
 from sansu.server.service import GameService
 from sansu.server.signed_in import account, acting
@@ -76,7 +77,11 @@ class CreateGame(BaseModel):
         description="seats the creator takes (default: the first human seat); one token holds them",
     )
     name: str | None = Field(None, max_length=64, description="the creator's name")
-    casual: bool = Field(True, description="casual games against the computer allow takebacks")
+    casual: bool = Field(
+        True,
+        description="false: a rated game, between signed-in players only (no computer seat,"
+        " no takeback); casual games against the computer allow takebacks",
+    )
     time_control: TimeControl | None = None
 
 
@@ -173,7 +178,11 @@ def build_router(service: GameService, check_limit: CheckLimit | None = None) ->
         return MarkdownResponse(text)
 
     @router.post(
-        "/games", status_code=201, tags=["games"], responses=_errors(503), response_model=Created
+        "/games",
+        status_code=201,
+        tags=["games"],
+        responses=_errors(403, 409, 503),
+        response_model=Created,
     )
     async def create_game(body: CreateGame, request: Request) -> dict[str, Any]:
         """Creates a game. The token in the answer is shown only this once: keep it.
@@ -194,7 +203,7 @@ def build_router(service: GameService, check_limit: CheckLimit | None = None) ->
             "id": live.id,
             "token": token,
             "seats": sorted(held),
-            "game": game_json(service, live, held),
+            "game": await service.rated.decorate(live, game_json(service, live, held)),
         }
 
     @router.get("/games", tags=["archive"])
@@ -236,7 +245,7 @@ def build_router(service: GameService, check_limit: CheckLimit | None = None) ->
         token = bearer(authorization)
         who = await acting(service.store, request, token, write=False)
         held = live.holder(who) if token else live.seats_of(who)
-        return game_json(service, live, held)
+        return await service.rated.decorate(live, game_json(service, live, held))
 
     @router.post("/games/{game_id}/join", tags=["games"], responses=_errors(401, 403, 404, 409))
     async def join_game(
@@ -259,7 +268,7 @@ def build_router(service: GameService, check_limit: CheckLimit | None = None) ->
             "seat": seat,
             "token": token,
             "seats": sorted(held),
-            "game": game_json(service, live, held),
+            "game": await service.rated.decorate(live, game_json(service, live, held)),
         }
 
     @router.post(
@@ -278,6 +287,7 @@ def build_router(service: GameService, check_limit: CheckLimit | None = None) ->
             "move": live.moves[-1].public(),
             "status": live.status,
             "result": live.result,
+            "ratings": end_ratings(live),
         }
 
     @router.post("/games/{game_id}/resign", tags=["play"], responses=_errors(401, 403, 404, 409))
@@ -290,7 +300,7 @@ def build_router(service: GameService, check_limit: CheckLimit | None = None) ->
         """Resigns the token's seat: everyone else wins."""
         who = await acting(service.store, request, bearer(authorization), write=True)
         live = await service.resign(game_id, who, None if body is None else body.state)
-        return {"state": live.version, "result": live.result}
+        return {"state": live.version, "result": live.result, "ratings": end_ratings(live)}
 
     @router.post("/games/{game_id}/takeback", tags=["play"], responses=_errors(401, 403, 404, 409))
     async def takeback(

@@ -32,6 +32,7 @@ from sansu.server.computer import ComputerRunner
 from sansu.server.errors import ApiError, send_error
 from sansu.server.hints_api import build_hints_router
 from sansu.server.hub import Hub
+from sansu.server.profiles_api import build_profiles_router
 from sansu.server.ratelimit import Limiter, RateLimit, RateLimits, client_of
 from sansu.server.reviews_api import reviews_router
 from sansu.server.rounds import KEEP_FINISHED, KEEP_IDLE
@@ -277,6 +278,7 @@ def create_app(
     app.include_router(review_routes)
     app.include_router(accounts_router := build_accounts_router(store))
     app.include_router(hint_routes := build_hints_router(service))
+    app.include_router(profile_routes := build_profiles_router(store))
 
     static = Path(static_dir) if static_dir is not None else STATIC
     if (static / "index.html").is_file():
@@ -309,6 +311,7 @@ def create_app(
             *review_routes.routes,
             *accounts_router.routes,
             *hint_routes.routes,
+            *profile_routes.routes,
         ],
     )
     app.add_middleware(BodyLimit)

@@ -300,10 +300,11 @@ def leaderboard(
     limit: int = 10,
     min_games: int = LEADERBOARD_MIN_GAMES,
     days: int = LEADERBOARD_DAYS,
+    bots: bool = False,
 ) -> list[Standing]:
-    """The top ``limit`` human players of ``game`` at ``speed`` with at least
-    ``min_games`` rated games in the last ``days`` days and a rating no longer
-    provisional, best first."""
+    """The top ``limit`` human players (with ``bots``: bots) of ``game`` at ``speed``
+    with at least ``min_games`` rated games in the last ``days`` days and a rating no
+    longer provisional, best first."""
     recent = (
         select(rating_history.c.user_id, func.count().label("n"))
         .where(
@@ -323,7 +324,7 @@ def leaderboard(
             ratings.c.game == game,
             ratings.c.speed == speed,
             ratings.c.deviation < provisional_from(game),
-            users.c.bot.is_(False),
+            users.c.bot.is_(bots),
         )
         .order_by(ratings.c.rating.desc(), users.c.id)
         .limit(limit)

@@ -64,11 +64,21 @@ class Rounds:
         self.games: dict[str, LiveGame] = {}
         self._loading: dict[str, asyncio.Future[LiveGame]] = {}
         self._listeners: list[Callable[[LiveGame], None]] = []
+        self._finishers: list[Callable[[Change, Event], None]] = []
         self._pins: list[Callable[[LiveGame], bool]] = []
 
     def on_change(self, listener: Callable[[LiveGame], None]) -> None:
         """Calls ``listener`` after every committed change (and for every game resumed)."""
         self._listeners.append(listener)
+
+    def on_finish(self, finisher: Callable[[Change, Event], None]) -> None:
+        """Calls ``finisher(change, game_over_event)`` on every change that ends a game,
+        before it is committed: its writes join the result's transaction."""
+        self._finishers.append(finisher)
+
+    def _finishing(self, change: Change, over: Event) -> None:
+        for finisher in self._finishers:
+            finisher(change, over)
 
     def pin(self, keeps: Callable[[LiveGame], bool]) -> None:
         """``keeps(live)`` true keeps the game in memory (e.g. while a computer thinks)."""
@@ -225,20 +235,24 @@ class Rounds:
         fields = dict(row or {})
         fields["seq"] = live_seq
         fields["updated_at"] = change.now
-        rows = Rows()
-        for table, values in change.inserts:
-            rows.insert(table, values)
-        for e in change.events:
-            rows.insert(events_table, e.to_row(live.id))
-        rows.update(games_table, live.id, fields)
+
+        def rows() -> Rows:
+            out = Rows()
+            for table, values in change.inserts:
+                out.insert(table, values)
+            for e in change.events:
+                out.insert(events_table, e.to_row(live.id))
+            out.update(games_table, live.id, fields)
+            return out
+
         writes = list(change.writes)
-        job: Any = rows
+        job: Any = rows()
         if writes:
 
             def job(c: Connection) -> None:
                 for write in writes:
                     write(c)
-                Store.write_rows(c, [rows])
+                Store.write_rows(c, [rows()])  # after the writes, which may fill in events
 
         try:
             await self.store.write(job)
@@ -314,6 +328,7 @@ class Rounds:
         if result is not None:
             over = self.event(change, "game_over", result=result.to_dict(), termination="rules")
             over.state = version
+            self._finishing(change, over)
         row = {
             "version": version,
             "ply": ply,
@@ -358,6 +373,7 @@ class Rounds:
         self.event(change, event, **data).state = version
         over = self.event(change, "game_over", result=result.to_dict(), termination=termination)
         over.state = version
+        self._finishing(change, over)
 
         def apply() -> None:
             live.version = version

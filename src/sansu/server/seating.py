@@ -34,6 +34,7 @@ from sansu.server.live import (
     start_clocks,
 )
 from sansu.server.models import seats as seats_table
+from sansu.server.rated import check_create, check_join
 from sansu.server.rounds import Rounds
 from sansu.server.users import User
 
@@ -117,6 +118,8 @@ class Seating:
         if take is None:
             take = humans[:1]
         take = list(dict.fromkeys(take))
+        if not casual:
+            check_create(seat_list, take, user)
         for seat in take:
             if seat not in humans:
                 raise ApiError(
@@ -188,6 +191,7 @@ class Seating:
                 raise ApiError(409, "seat_taken", f"seat {seat} is already taken")
             if live.status != "active":
                 raise errors.game_over()
+            check_join(live, user)
             if token:
                 live.holder(token)
             else:

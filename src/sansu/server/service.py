@@ -8,6 +8,7 @@ Each domain is a module with one class, given the others it needs:
 - :mod:`~sansu.server.timekeeper` — applying the clocks when a deadline passes;
 - :mod:`~sansu.server.computer_turns` — the computer's moves;
 - :mod:`~sansu.server.rematch` — rematches;
+- :mod:`~sansu.server.rated` — rated games: who plays them, rating them as they end;
 - :mod:`~sansu.server.archive` — lists, records, replays, imports;
 - :mod:`~sansu.server.events` — the event stream for reconnecting clients.
 
@@ -34,6 +35,7 @@ from sansu.server.live import LiveGame
 from sansu.server.metrics import Metrics
 from sansu.server.models import games as games_table
 from sansu.server.play import Play
+from sansu.server.rated import RatedGames
 from sansu.server.rematch import Rematches
 from sansu.server.rounds import KEEP_FINISHED, KEEP_IDLE, Rounds
 from sansu.server.seating import Seating
@@ -75,6 +77,7 @@ class GameService:
         self.seating = Seating(self.rounds, clock)
         self.playing = Play(self.rounds, self.timekeeper)
         self.rematches = Rematches(self.rounds)
+        self.rated = RatedGames(self.rounds, store, clock)
         self.archive = Archive(self.rounds, store, clock, hub, abandon_after)
         self.event_log = EventLog(store)
         # The calls of the HTTP and WebSocket layer, by domain.
@@ -127,6 +130,7 @@ class GameService:
                 await self.rounds.get(game_id)  # loading resumes its clocks and computer
             except Exception:
                 log.exception("cannot resume game %s", game_id)
+        await self.rated.rate_missed()
 
     async def stop(self) -> None:
         self.timekeeper.stop()

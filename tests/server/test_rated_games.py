@@ -1,0 +1,243 @@
+"""Rated games over HTTP: who may play them, the rating written with the result, exactly
+once (a failed rating is made up at the next start, never twice), and the change shown."""
+
+from __future__ import annotations
+
+import random
+import time
+
+import glicko2
+import pytest
+import sqlalchemy as sa
+from fastapi.testclient import TestClient
+from openskill.models import PlackettLuce
+
+from sansu.server import rated as rated_module
+from sansu.server import ratings
+from sansu.server.rating_math import OPENSKILL
+from tests.server.accounts_fixtures import fast_hashing_fixture  # noqa: F401
+from tests.server.conftest import make_client, pick
+from tests.server.test_seat_accounts import Browser
+
+GAME = {"game": "uttt", "casual": False}
+
+
+def rated_game(a: Browser, b: Browser, **body) -> str:
+    r = a.post("/api/games", json={**GAME, **body})
+    assert r.status_code == 201, r.text
+    gid = r.json()["id"]
+    r = b.post(f"/api/games/{gid}/join", json={})
+    assert r.status_code == 200, r.text
+    return gid
+
+
+def profile(browser: Browser, name: str) -> dict:
+    r = browser.get(f"/api/users/{name}")
+    assert r.status_code == 200, r.text
+    return r.json()
+
+
+def library_after(me: float, other: float, score: float) -> float:
+    """The rating after one game between fresh players, straight from ``glicko2``."""
+    player = glicko2.Player(me, 350.0, 0.06)
+    player.update_player([other], [350.0], [score])
+    return player.getRating()
+
+
+@pytest.fixture
+def two(client: TestClient, fast_hashing: None) -> tuple[Browser, Browser]:
+    return Browser(client).sign("Alice", new=True), Browser(client).sign("Bob", new=True)
+
+
+def test_a_resignation_moves_both_ratings_by_the_librarys_numbers(two) -> None:
+    alice, bob = two
+    gid = rated_game(alice, bob)
+    r = alice.post(f"/api/games/{gid}/resign", json={})
+    assert r.status_code == 200, r.text
+    shown = {entry["name"]: entry for entry in r.json()["ratings"]}
+    win, loss = library_after(1500, 1500, 1.0), library_after(1500, 1500, 0.0)
+    assert shown["Bob"]["change"] == f"{round(win - 1500):+d}"
+    assert shown["Alice"]["change"] == f"{round(loss - 1500):+d}"
+    assert shown["Bob"]["shown"].endswith("?")  # one game: still provisional
+    for name, expected in (("Alice", loss), ("Bob", win)):
+        (entry,) = profile(alice, name)["ratings"]
+        assert (entry["game"], entry["speed"], entry["games"]) == ("uttt", "untimed", 1)
+        assert entry["rating"] == pytest.approx(expected, abs=0.05)
+    assert profile(bob, "bob")["wins"] == 1 and profile(bob, "ALICE")["losses"] == 1
+    game = alice.get(f"/api/games/{gid}").json()
+    assert game["rated"] is True
+    assert game["seats"][1]["rating"]["change"] == shown["Bob"]["change"]
+
+
+def test_a_game_ended_by_the_rules_is_rated_and_the_event_carries_the_change(two) -> None:
+    alice, bob = two
+    gid = rated_game(alice, bob)
+    rng = random.Random(3)
+    players = {0: alice, 1: bob}
+    game = alice.get(f"/api/games/{gid}").json()
+    with alice.websocket(f"/api/games/{gid}/ws", "http://testserver") as ws:
+        while game["status"] == "active":
+            mover = players[game["view"]["to_move"]]
+            move = pick(game["view"]["legal_moves"], rng)
+            r = mover.post(f"/api/games/{gid}/moves", json={"move": move, "state": game["state"]})
+            assert r.status_code == 200, r.text
+            game = alice.get(f"/api/games/{gid}").json()
+        answer = r.json()
+        while (event := ws.receive_json()).get("type") != "game_over":
+            pass
+    assert answer["ratings"] == event["ratings"]
+    result = game["result"]
+    scores = (
+        {0: 0.5, 1: 0.5} if result["draw"] else {s: float(s in result["winners"]) for s in (0, 1)}
+    )
+    for entry in event["ratings"]:
+        expected = library_after(1500, 1500, scores[entry["seat"]])
+        assert entry["after"] == round(expected)
+
+
+def test_a_fallen_flag_rates_the_game(two) -> None:
+    alice, bob = two
+    gid = rated_game(alice, bob, time_control={"initial_seconds": 1})
+    deadline = time.monotonic() + 15
+    while (game := alice.get(f"/api/games/{gid}").json())["status"] == "active":
+        assert time.monotonic() < deadline, "the flag never fell"
+        time.sleep(0.1)
+    assert game["termination"] == "time"
+    assert {s["seat"]: s["rating"]["change"] for s in game["seats"]} == {
+        0: f"{round(library_after(1500, 1500, 0.0) - 1500):+d}",
+        1: f"{round(library_after(1500, 1500, 1.0) - 1500):+d}",
+    }
+    assert profile(alice, "alice")["ratings"][0]["speed"] == "timed"
+
+
+def test_who_may_create_and_join_a_rated_game(client: TestClient, two) -> None:
+    alice, bob = two
+    anonymous = client.post("/api/games", json=GAME)
+    assert anonymous.status_code == 403 and anonymous.json()["error"]["code"] == "sign_in_required"
+    computer = alice.post(
+        "/api/games", json={**GAME, "seats": [{"kind": "human"}, {"kind": "computer"}]}
+    )
+    assert computer.status_code == 422 and computer.json()["error"]["code"] == "rated_computer"
+    both = alice.post("/api/games", json={**GAME, "take": [0, 1]})
+    assert both.status_code == 409 and both.json()["error"]["code"] == "same_account"
+    gid = alice.post("/api/games", json=GAME).json()["id"]
+    r = client.post(f"/api/games/{gid}/join", json={})
+    assert r.status_code == 403 and r.json()["error"]["code"] == "sign_in_required"
+    again = Browser(client).sign("alice", new=False)  # the same account, another browser
+    r = again.post(f"/api/games/{gid}/join", json={})
+    assert r.status_code == 409 and r.json()["error"]["code"] == "same_account"
+    game = alice.get(f"/api/games/{gid}").json()
+    assert [s["taken"] for s in game["seats"]] == [True, False]  # nothing changed
+    assert bob.post(f"/api/games/{gid}/join", json={}).status_code == 200
+    r = alice.post(f"/api/games/{gid}/takeback", json={})
+    assert r.status_code == 409 and r.json()["error"]["code"] == "no_takeback"
+
+
+def test_a_casual_game_between_accounts_changes_no_rating(two) -> None:
+    alice, bob = two
+    gid = rated_game(alice, bob, casual=True)
+    r = alice.post(f"/api/games/{gid}/resign", json={})
+    assert r.status_code == 200 and r.json()["ratings"] is None
+    assert profile(alice, "alice")["ratings"] == []
+
+
+def history_rows(db: str) -> list[tuple]:
+    engine = sa.create_engine(f"sqlite:///{db}")
+    with engine.connect() as c:
+        rows = c.execute(
+            sa.select(ratings.rating_history.c.game_id, ratings.rating_history.c.user_id)
+        ).all()
+    engine.dispose()
+    return [tuple(r) for r in rows]
+
+
+def test_a_rating_that_failed_is_made_once_at_the_next_start(
+    db_path: str, fast_hashing: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A fault in the rating (injected) leaves the game finished but unrated; the next
+    start rates it, and the start after that rates nothing again."""
+    real = ratings.rate_game
+
+    def failing(*args, **kwargs):
+        raise ValueError("injected fault")
+
+    with make_client(db_path) as client:
+        alice, bob = Browser(client).sign("Alice", new=True), Browser(client).sign("Bob", new=True)
+        gid = rated_game(alice, bob)
+        monkeypatch.setattr(ratings, "rate_game", failing)
+        r = alice.post(f"/api/games/{gid}/resign", json={})
+        assert r.status_code == 200 and r.json()["ratings"] is None
+        assert r.json()["result"]["winners"] == [1]
+    assert history_rows(db_path) == []
+    monkeypatch.setattr(ratings, "rate_game", real)
+    for _restart in range(2):
+        with make_client(db_path) as client:
+            (entry,) = profile(Browser(client), "bob")["ratings"]
+            assert entry["rating"] == pytest.approx(library_after(1500, 1500, 1.0), abs=0.05)
+    assert sorted(history_rows(db_path)) == sorted([(gid, 1), (gid, 2)])
+
+
+def test_a_retried_commit_rates_the_game_once(two, client: TestClient) -> None:
+    """The store retries a failed batch job by job: the rating's write runs again in a new
+    transaction; the rated game's key keeps it to one rating."""
+    alice, bob = two
+    gid = rated_game(alice, bob)
+    store = client.app.state.service.store
+    engine = store.engine
+    calls = []
+    real = rated_module.rate_live
+
+    def twice(connection, live, result, now):
+        calls.append(live.id)
+        first = real(connection, live, result, now)
+        again = real(connection, live, result, now)  # a second attempt in one transaction
+        assert again is None
+        return first
+
+    rated_module.rate_live = twice
+    try:
+        r = alice.post(f"/api/games/{gid}/resign", json={})
+    finally:
+        rated_module.rate_live = real
+    assert r.status_code == 200 and calls == [gid]
+    with engine.connect() as c:
+        n = c.execute(
+            sa.select(sa.func.count()).where(ratings.rating_history.c.game_id == gid)
+        ).scalar()
+    assert n == 2
+    assert profile(alice, "bob")["ratings"][0]["games"] == 1
+
+
+def test_sudoku_challenge_rates_its_players_with_openskill(
+    client: TestClient, fast_hashing
+) -> None:
+    names = ["Ann", "Ben", "Cat"]
+    players = [Browser(client).sign(n, new=True) for n in names]
+    r = players[0].post(
+        "/api/games", json={"game": "challenge", "casual": False, "options": {"players": 3}}
+    )
+    assert r.status_code == 201, r.text
+    gid = r.json()["id"]
+    for p in players[1:]:
+        assert p.post(f"/api/games/{gid}/join", json={}).status_code == 200
+    r = players[1].post(f"/api/games/{gid}/resign", json={})
+    assert r.status_code == 200, r.text
+    model = PlackettLuce(mu=1500, sigma=350, beta=175, tau=3.5)
+    assert OPENSKILL.beta == model.beta and OPENSKILL.tau == model.tau
+    fresh = [[model.rating(mu=1500, sigma=350)] for _ in names]
+    expected = model.rate(fresh, ranks=[0, 1, 0])
+    for name, (new,) in zip(names, expected, strict=True):
+        (entry,) = profile(players[0], name)["ratings"]
+        assert entry["rating"] == pytest.approx(new.mu, abs=0.01)
+
+
+def test_ratings_persist_across_a_restart(any_db: str, fast_hashing: None) -> None:
+    with make_client(any_db) as client:
+        alice, bob = Browser(client).sign("Alice", new=True), Browser(client).sign("Bob", new=True)
+        gid = rated_game(alice, bob)
+        assert alice.post(f"/api/games/{gid}/resign", json={}).status_code == 200
+    with make_client(any_db) as client:
+        shown = profile(Browser(client), "Bob")
+        assert shown["ratings"][0]["games"] == 1 and shown["wins"] == 1
+        assert shown["recent"][0]["id"] == gid and shown["recent"][0]["outcome"] == "win"
+        assert shown["recent"][0]["change"] == f"{round(library_after(1500, 1500, 1.0) - 1500):+d}"
