@@ -84,7 +84,7 @@ def add_socket_route(
             if since is not None
             else []
         )
-        hello = game_json(service, live, held)
+        hello = await service.rated.decorate(live, game_json(service, live, held))
         hello.pop("presence", None)
         hello.update(type="hello", missed=missed)
         connection.send(dumps(hello))

@@ -8,6 +8,7 @@ from typing import Any
 import sansu
 from sansu.core.registry import game_class
 from sansu.server.computer import levels
+from sansu.server.level_ratings import level_ratings
 from sansu.server.live import LiveGame
 from sansu.server.service import GameService
 
@@ -37,7 +38,7 @@ def catalog() -> dict[str, Any]:
                 ],
             }
         )
-    return {"games": games, "levels": list(levels())}
+    return {"games": games, "levels": list(levels()), "level_ratings": level_ratings()}
 
 
 def game_json(service: GameService, live: LiveGame, held: frozenset[int]) -> dict[str, Any]:

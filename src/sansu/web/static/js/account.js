@@ -57,7 +57,8 @@ async function draw(main, message) {
   if (message) main.append(h('p', {class: 'notice', role: 'status'}, message));
   if (me.user) {
     main.append(
-      h('p', {}, 'Signed in as ', h('strong', {'data-testid': 'account-name'}, me.user.name), '.'),
+      h('p', {}, 'Signed in as ', h('strong', {'data-testid': 'account-name'}, me.user.name), '. ',
+        h('a', {href: `#/@/${encodeURIComponent(me.user.name)}`}, 'Your profile')),
       accountForm('logout', 'Log out', [], 'Log out',
         () => call('POST', '/api/account/logout', undefined, me.csrf_token).then(() => 'Logged out.'),
         redraw),

@@ -7,6 +7,7 @@ import {go, route} from './app.js';
 import {KNOWN_GAMES, boardModule} from './games.js';
 import {h} from './kit.js';
 import {renderMarkdown} from './markdown.js';
+import {createRatedGame, levelRatings} from './ratings.js';
 import {ago, errorNotice} from './ui.js';
 
 let catalogue = null;
@@ -114,7 +115,7 @@ route(/^\/game\/([\w-]+)$/, 'home', async (main, m) => {
   document.title = `${title} — sansu`;
   main.append(h('h1', {}, title), h('p', {class: 'muted'}, mod.meta.pitch || ''));
   main.append(h('div', {class: 'game-intro'}, await boardPicture(info.id || id),
-    playForm(info, mod, (await catalog()).levels || ['easy'])));
+    playForm(info, mod, (await catalog()).levels || ['easy'], await catalog())));
   const rules = h('section', {class: 'prose', id: 'rules'}, h('p', {class: 'muted'}, 'Loading the rules…'));
   main.append(h('h2', {class: 'section-title'}, 'Rules'), rules);
   loadRules(info.id || id, rules);
@@ -195,7 +196,7 @@ const CLOCKS = [
   ['1800+0', '30 minutes each'],
 ];
 
-function playForm(info, mod, levels) {
+function playForm(info, mod, levels, cat = null) {
   const specs = info.options || [];
   const playersSpec = specs.find((o) => o.name === 'players');
   const status = h('div', {'aria-live': 'polite'});
@@ -206,8 +207,11 @@ function playForm(info, mod, levels) {
       ['online', 'With a friend online (send a link)']].map(([value, label], k) =>
       h('label', {class: 'choice', style: 'display:flex'},
         h('input', {type: 'radio', name: 'mode', value, checked: k === 0}), label)));
+  const rated = levelRatings(cat, info.id);
   const levelSelect = h('select', {name: 'level', id: 'level'},
-    ...levels.map((l) => h('option', {value: l, selected: l === defaultLevel}, l)));
+    ...levels.map((l) => h('option', {value: l, selected: l === defaultLevel},
+      rated[l] ? `${l} (rated ${rated[l]})` : l)));
+  const ratedBox = h('input', {type: 'checkbox', id: 'rated', name: 'rated', 'data-testid': 'rated'});
   const countSelect = playersSpec ? h('select', {name: 'players', id: 'players-count'},
     ...Array.from({length: (playersSpec.high ?? 5) - (playersSpec.low ?? 2) + 1}, (_, k) => {
       const n = (playersSpec.low ?? 2) + k;
@@ -238,6 +242,8 @@ function playForm(info, mod, levels) {
     h('div', {class: 'field', 'data-for': 'computer'}, h('label', {for: 'side'}, 'You play'), sideSelect),
     h('details', {class: 'seats-editor'}, h('summary', {}, 'Seats'), seatsBox),
     h('div', {class: 'field', 'data-for': 'online'}, h('label', {for: 'clock'}, 'Clock'), clockSelect),
+    h('div', {class: 'field', 'data-for': 'online'}, h('label', {class: 'choice'}, ratedBox,
+      'Rated (both players signed in; no takebacks)')),
     aidsField,
     optionsBox,
     h('div', {class: 'row', style: 'margin-top:.6rem'},
@@ -301,7 +307,8 @@ function playForm(info, mod, levels) {
     if (name) body.name = name;
     status.replaceChildren(h('p', {class: 'muted'}, 'Setting up the game…'));
     try {
-      const id = await createGame(body);
+      const id = ratedBox.checked && form.elements.mode.value === 'online'
+        ? await createRatedGame(body) : await createGame(body);
       go(`#/play/${id}`);
     } catch (error) {
       status.replaceChildren(errorNotice(error.message));

@@ -7,6 +7,7 @@
 import {Live, api, dropToken, heldSeats, keepSeats} from './api.js';
 import {go, route} from './app.js';
 import {boardModule} from './games.js';
+import {applyRatings, joinAsAccount, seatRating} from './ratings.js';
 import {reviewPanel} from './review.js';
 import {clockText, h, s, scrollWithin} from './kit.js';
 import {announce, copyText, errorNotice, playSound} from './ui.js';
@@ -235,6 +236,7 @@ class GamePage {
     }
     if (type === 'game_over') {
       Object.assign(this.g, {status: 'finished', result: e.result, termination: e.termination});
+      applyRatings(this.g, e.ratings);
       this.render();
       return;
     }
@@ -243,6 +245,7 @@ class GamePage {
       if (seat) Object.assign(seat, {taken: true, name: e.name ?? seat.name});
       announce(`${this.seatName(e.seat)} has joined.`);
       this.render();
+      if (this.g.rated) this.fetch().then((g) => { this.g.seats = g.seats; this.renderSeats(); });
       return;
     }
     if (type === 'rematch_offer' || type === 'rematch_declined') {
@@ -482,7 +485,8 @@ class GamePage {
     h('span', {class: 'swatch', style: `background:${this.mod.meta.playerColour(s.seat)}`,
       'aria-hidden': 'true'}),
     h('span', {class: 'who'}, this.playerLabel(s.seat),
-      s.kind === 'human' && !s.taken ? h('span', {class: 'muted'}, ' (seat free)') : null),
+      s.kind === 'human' && !s.taken ? h('span', {class: 'muted'}, ' (seat free)') : null,
+      seatRating(s)),
     h('span', {class: 'clock', 'data-clock': s.seat}),
     here.length ? h('span', {class: `presence${here[s.seat] ? ' on' : ''}`, role: 'img',
       'aria-label': here[s.seat] ? 'here' : 'away', title: here[s.seat] ? 'here' : 'away'}) : null)));
@@ -648,6 +652,8 @@ async function joinPage(main, id) {
   const seatsText = g.seats.map((s) => `${mod.meta.playerName(s.seat, g.view)}: ${s.kind === 'computer'
     ? 'computer' : (s.taken ? (s.name || 'taken') : 'free')}`).join(' · ');
   box.append(h('p', {}, seatsText));
+  if (g.rated) box.append(h('p', {class: 'notice'}, 'A rated game: you play it under your account ',
+    h('a', {href: '#/account'}, '(log in first)'), '.'));
   if (g.status !== 'active' || !free.length) {
     box.append(h('p', {}, g.status !== 'active' ? 'This game is over.' : 'Every seat is taken.'),
       h('a', {class: 'btn primary', href: `#/watch/${id}`}, 'Watch the game'));
@@ -663,7 +669,7 @@ async function joinPage(main, id) {
         const name = nameInput.value.trim();
         localStorage.setItem('sansu.name', name);
         try {
-          const res = await api.join(id, s.seat, name, token);
+          const res = g.rated ? await joinAsAccount(id, s.seat) : await api.join(id, s.seat, name, token);
           keepSeats(id, [res.seat], res.token);
           go(`#/play/${id}`);
         } catch (error) {

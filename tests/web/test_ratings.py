@@ -1,0 +1,92 @@
+"""Two browsers sign up, play a rated game by link, and see the rating change at its end;
+the profile then shows the new rating, its chart and the game; the leaderboard and the
+profile are readable at 390 px and axe finds nothing on them."""
+
+from __future__ import annotations
+
+import re
+import uuid
+from typing import Any
+
+from tests.web.helpers import Player
+from tests.web.test_account import fits
+
+PASSWORD = "a long enough password"
+PHONE = {"width": 390, "height": 844}
+
+
+def signed_up(browser: Any, name: str, viewport: dict[str, int]) -> Any:
+    page = browser.new_context(viewport=viewport).new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.js_errors = errors
+    page.on("dialog", lambda dialog: dialog.accept())
+    return page
+
+
+def sign_up(page: Any, base: str, name: str) -> None:
+    page.goto(f"{base}/#/account")
+    page.wait_for_selector("#signup-name")
+    page.fill("#signup-name", name)
+    page.fill("#signup-password", PASSWORD)
+    page.press("#signup-password", "Enter")
+    page.wait_for_selector("[data-testid=account-name]")
+
+
+def test_rated_game_then_profile(browser: Any, server_url: str, screenshots: Any) -> None:
+    alice, bob = f"a{uuid.uuid4().hex[:8]}", f"b{uuid.uuid4().hex[:8]}"
+    pa = signed_up(browser, alice, {"width": 1200, "height": 860})
+    pb = signed_up(browser, bob, PHONE)
+    try:
+        sign_up(pa, server_url, alice)
+        sign_up(pb, server_url, bob)
+
+        pa.goto(f"{server_url}/#/game/uttt")
+        pa.wait_for_selector("form.play-form")
+        level = pa.inner_text("#level option[value=medium]")
+        assert re.fullmatch(r"medium \(rated \d+\)", level), level
+        pa.check("input[name=mode][value=online]")
+        pa.check("[data-testid=rated]")
+        pa.click("[data-action=start]")
+        pa.wait_for_url(re.compile(r"#/play/\w+"))
+        game_id = pa.url.rsplit("/", 1)[1]
+        pa.wait_for_selector("[data-testid=rating-0]")
+        assert pa.inner_text("[data-testid=rating-0]").strip() == "1500?"
+
+        pb.goto(f"{server_url}/#/join/{game_id}")
+        pb.click("button[data-seat='1']")
+        pb.wait_for_url(re.compile(rf"#/play/{game_id}$"))
+        pb.wait_for_selector("[data-testid=rating-1]")
+
+        a = Player(pa, server_url)
+        a.wait_turn_or_end()
+        a.play("r5c5")
+        pb.wait_for_selector("[data-action=resign]")
+        pb.click("[data-action=resign]")
+        for page in (pa, pb):
+            page.wait_for_selector("[data-testid=status].over")
+            page.wait_for_selector("[data-testid=rating-change-0]")
+        gain = pa.inner_text("[data-testid=rating-change-0]").strip()
+        loss = pa.inner_text("[data-testid=rating-change-1]").strip()
+        assert re.fullmatch(r"\+\d+", gain) and re.fullmatch(r"-\d+", loss), (gain, loss)
+        assert pb.inner_text("[data-testid=rating-change-1]").strip() == loss
+        pb.screenshot(path=str(screenshots / "rated-game-end-390.png"))
+
+        pb.goto(f"{server_url}/#/@/{alice}")
+        pb.wait_for_selector("[data-testid=rating-uttt-untimed]")
+        shown = pb.inner_text("[data-testid=rating-uttt-untimed] [data-testid=rating-value]")
+        assert shown == f"{1500 + int(gain)}?"
+        assert pb.locator("[data-testid=rating-uttt-untimed] svg.rating-chart circle").count() == 1
+        item = pb.locator(f"li.recent-game[data-game='{game_id}']")
+        assert "won" in item.inner_text() and gain in item.inner_text()
+        assert item.locator("a").first.get_attribute("href") == f"#/replay/{game_id}"
+        fits(pb)
+        pb.screenshot(path=str(screenshots / "profile-390.png"), full_page=True)
+
+        pb.goto(f"{server_url}/#/leaderboard/uttt")
+        pb.wait_for_selector("text=The computer levels")
+        fits(pb)
+        assert not pa.js_errors and not pb.js_errors, (pa.js_errors, pb.js_errors)
+    finally:
+        pa.context.close()
+        pb.context.close()
