@@ -241,3 +241,62 @@ def test_ratings_persist_across_a_restart(any_db: str, fast_hashing: None) -> No
         assert shown["ratings"][0]["games"] == 1 and shown["wins"] == 1
         assert shown["recent"][0]["id"] == gid and shown["recent"][0]["outcome"] == "win"
         assert shown["recent"][0]["change"] == f"{round(library_after(1500, 1500, 1.0) - 1500):+d}"
+
+
+def test_leaderboard_keeps_humans_and_bots_apart(client: TestClient, fast_hashing) -> None:
+    names = ["Ann", "Ben", "Robo"]
+    players = {n: Browser(client).sign(n, new=True) for n in names}
+    engine = client.app.state.service.store.engine
+    with engine.begin() as c:
+        c.execute(sa.text("UPDATE users SET bot = true WHERE name = 'Robo'"))
+    for k in range(3):
+        for a, b in (("Ann", "Ben"), ("Robo", "Ann")):
+            gid = rated_game(players[a], players[b])
+            loser = players[b] if k % 2 else players[a]
+            assert loser.post(f"/api/games/{gid}/resign", json={}).status_code == 200
+    r = client.get("/api/leaderboard/ultimate", params={"min_games": 3})
+    assert r.status_code == 200, r.text
+    data = r.json()
+    assert (data["game"], data["days"], data["min_games"]) == ("uttt", 90, 3)
+    untimed = next(b for b in data["boards"] if b["speed"] == "untimed")
+    assert untimed["humans"] == [] and untimed["bots"] == []  # all still provisional
+    r = client.get("/api/leaderboard/uttt", params={"min_games": 3})
+    assert r.json() == data
+    with engine.begin() as c:  # as if many games had been played: no longer provisional
+        c.execute(sa.update(ratings.ratings).values(deviation=60.0))
+    boards = client.get("/api/leaderboard/uttt", params={"min_games": 3}).json()["boards"]
+    untimed = next(b for b in boards if b["speed"] == "untimed")
+    assert {row["name"] for row in untimed["humans"]} == {"Ann", "Ben"}
+    assert [row["name"] for row in untimed["bots"]] == ["Robo"]
+    assert [row["rank"] for row in untimed["humans"]] == [1, 2]
+    ratings_shown = [row["rating"] for row in untimed["humans"]]
+    assert ratings_shown == sorted(ratings_shown, reverse=True)
+    assert client.get("/api/users/robo").json()["bot"] is True
+    too_few = client.get("/api/leaderboard/uttt", params={"min_games": 7}).json()["boards"]
+    assert all(not b["humans"] and not b["bots"] for b in too_few)
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/api/users/nobody-here",
+        "/api/users/" + "x" * 21,
+        "/api/leaderboard/chess",
+        "/api/leaderboard/uttt?min_games=0",
+        "/api/leaderboard/uttt?limit=1000",
+    ],
+)
+def test_bad_profile_and_leaderboard_requests_are_refused(client: TestClient, path: str) -> None:
+    r = client.get(path)
+    assert r.status_code in (404, 422), r.text
+    assert r.json()["error"]["code"]
+
+
+def test_the_catalog_publishes_every_levels_rating_anchored_at_medium(client: TestClient) -> None:
+    catalog = client.get("/api/catalog").json()
+    published = catalog["level_ratings"]
+    assert published, "no level ratings shipped"
+    for game, by_level in published.items():
+        assert set(by_level) == set(catalog["levels"]), game
+        assert by_level["medium"] == 1500
+        assert by_level["beginner"] < by_level["medium"] < by_level["max"], (game, by_level)
