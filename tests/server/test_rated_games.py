@@ -300,3 +300,23 @@ def test_the_catalog_publishes_every_levels_rating_anchored_at_medium(client: Te
         assert set(by_level) == set(catalog["levels"]), game
         assert by_level["medium"] == 1500
         assert by_level["beginner"] < by_level["medium"] < by_level["max"], (game, by_level)
+
+
+def test_sudoku_challenge_teams_are_rated_as_teams(client: TestClient, fast_hashing) -> None:
+    names = ["Ann", "Ben", "Cat", "Dan"]
+    players = [Browser(client).sign(n, new=True) for n in names]
+    body = {"game": "challenge", "casual": False, "options": {"players": 4, "teams": True}}
+    r = players[0].post("/api/games", json=body)
+    assert r.status_code == 201, r.text
+    gid = r.json()["id"]
+    for p in players[1:]:
+        assert p.post(f"/api/games/{gid}/join", json={}).status_code == 200
+    assert players[3].post(f"/api/games/{gid}/resign", json={}).status_code == 200
+    model = PlackettLuce(mu=1500, sigma=350, beta=175, tau=3.5)
+    fresh = [[model.rating(mu=1500, sigma=350) for _ in range(2)] for _ in range(2)]
+    (a1, a2), (b1, b2) = model.rate(fresh, ranks=[0, 1])  # seats 0 and 2 against 1 and 3
+    expected = {"Ann": a1.mu, "Cat": a2.mu, "Ben": b1.mu, "Dan": b2.mu}
+    for name, mu in expected.items():
+        (entry,) = profile(players[0], name)["ratings"]
+        assert entry["rating"] == pytest.approx(mu, abs=0.01), name
+    assert expected["Ann"] > 1500 > expected["Dan"]

@@ -125,12 +125,12 @@ function recentItem(game) {
   const vs = others.flatMap((o, k) => (k ? [', ', o] : [o]));
   const href = game.status === 'active' ? `#/watch/${enc(game.id)}` : `#/replay/${enc(game.id)}`;
   return h('li', {class: 'recent-game', 'data-game': game.id},
-    h('a', {href}, game.title), ' vs ', ...(vs.length ? vs : ['nobody yet']), ' — ',
-    h('span', {class: `outcome ${game.outcome || ''}`}, outcomeText(game)),
-    game.rated ? h('span', {class: 'muted'}, ' · rated') : null,
-    game.change ? h('span', {class: `rating-change ${game.change.startsWith('-') ? 'down' : 'up'}`},
-      ` ${game.change}`) : null,
-    h('span', {class: 'muted'}, ` · ${new Date(game.at * 1000).toLocaleDateString()}`));
+    h('a', {href}, game.title), ' vs ', ...(vs.length ? vs : ['nobody yet']), ' ',
+    h('span', {class: 'meta'}, '— ', h('span', {class: `outcome ${game.outcome || ''}`}, outcomeText(game)),
+      game.rated ? h('span', {class: 'muted'}, ' · rated') : null,
+      game.change ? h('span', {class: `rating-change ${game.change.startsWith('-') ? 'down' : 'up'}`},
+        ` ${game.change}`) : null,
+      h('span', {class: 'muted'}, ` · ${new Date(game.at * 1000).toLocaleDateString()}`)));
 }
 
 function ratingCard(r, name) {
