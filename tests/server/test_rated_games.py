@@ -320,3 +320,30 @@ def test_sudoku_challenge_teams_are_rated_as_teams(client: TestClient, fast_hash
         (entry,) = profile(players[0], name)["ratings"]
         assert entry["rating"] == pytest.approx(mu, abs=0.01), name
     assert expected["Ann"] > 1500 > expected["Dan"]
+
+
+def test_a_failing_rating_write_leaves_the_game_unfinished_and_a_retry_rates_it_once(
+    two, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The result and the rating are one transaction: when the rating's write fails in
+    the store, the resignation is refused 503 and nothing of it is kept; the retry
+    finishes and rates the game, once."""
+    alice, bob = two
+    gid = rated_game(alice, bob)
+    real = ratings.rate_game
+
+    def broken(connection, *args, **kwargs):
+        real(connection, *args, **kwargs)  # writes the rating, then the store fails
+        raise sa.exc.OperationalError("INSERT", {}, Exception("disk I/O error"))
+
+    monkeypatch.setattr(ratings, "rate_game", broken)
+    r = alice.post(f"/api/games/{gid}/resign", json={})
+    assert r.status_code == 503, r.text
+    game = alice.get(f"/api/games/{gid}").json()
+    assert game["status"] == "active" and "change" not in game["seats"][0]["rating"]
+    assert profile(alice, "alice")["ratings"] == []
+    monkeypatch.setattr(ratings, "rate_game", real)
+    r = alice.post(f"/api/games/{gid}/resign", json={})
+    assert r.status_code == 200 and r.json()["ratings"] is not None
+    assert alice.post(f"/api/games/{gid}/resign", json={}).status_code == 409
+    assert [e["games"] for e in profile(alice, "bob")["ratings"]] == [1]
