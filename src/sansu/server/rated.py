@@ -18,12 +18,13 @@ import logging
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from sqlalchemy import Connection, select
+from sqlalchemy import Connection, exists, select
 
 from sansu.server import ratings
 from sansu.server.errors import ApiError
 from sansu.server.live import Change, Event, LiveGame, Seat
 from sansu.server.models import games as games_table
+from sansu.server.models import seats as seats_table
 from sansu.server.rounds import Rounds
 from sansu.server.store import Store, StoreError
 from sansu.server.users import User, users
@@ -170,6 +171,10 @@ class RatedGames:
                         games_table.c.status == "finished",
                         games_table.c.casual.is_(False),
                         done.c.game_id.is_(None),
+                        ~exists().where(  # a seat never taken: the game is not rated
+                            seats_table.c.game_id == games_table.c.id,
+                            seats_table.c.user_id.is_(None),
+                        ),
                     )
                 )
             ]
