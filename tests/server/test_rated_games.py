@@ -15,6 +15,7 @@ from openskill.models import PlackettLuce
 from sansu.server import rated as rated_module
 from sansu.server import ratings
 from sansu.server.rating_math import OPENSKILL
+from sansu.server.store import make_engine
 from tests.server.accounts_fixtures import fast_hashing_fixture  # noqa: F401
 from tests.server.conftest import make_client, pick
 from tests.server.test_seat_accounts import Browser
@@ -142,7 +143,7 @@ def test_a_casual_game_between_accounts_changes_no_rating(two) -> None:
 
 
 def history_rows(db: str) -> list[tuple]:
-    engine = sa.create_engine(f"sqlite:///{db}")
+    engine = make_engine(db)
     with engine.connect() as c:
         rows = c.execute(
             sa.select(ratings.rating_history.c.game_id, ratings.rating_history.c.user_id)
@@ -152,7 +153,7 @@ def history_rows(db: str) -> list[tuple]:
 
 
 def test_a_rating_that_failed_is_made_once_at_the_next_start(
-    db_path: str, fast_hashing: None, monkeypatch: pytest.MonkeyPatch
+    any_db: str, fast_hashing: None, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A fault in the rating (injected) leaves the game finished but unrated; the next
     start rates it, and the start after that rates nothing again."""
@@ -161,20 +162,20 @@ def test_a_rating_that_failed_is_made_once_at_the_next_start(
     def failing(*args, **kwargs):
         raise ValueError("injected fault")
 
-    with make_client(db_path) as client:
+    with make_client(any_db) as client:
         alice, bob = Browser(client).sign("Alice", new=True), Browser(client).sign("Bob", new=True)
         gid = rated_game(alice, bob)
         monkeypatch.setattr(ratings, "rate_game", failing)
         r = alice.post(f"/api/games/{gid}/resign", json={})
         assert r.status_code == 200 and r.json()["ratings"] is None
         assert r.json()["result"]["winners"] == [1]
-    assert history_rows(db_path) == []
+    assert history_rows(any_db) == []
     monkeypatch.setattr(ratings, "rate_game", real)
     for _restart in range(2):
-        with make_client(db_path) as client:
+        with make_client(any_db) as client:
             (entry,) = profile(Browser(client), "bob")["ratings"]
             assert entry["rating"] == pytest.approx(library_after(1500, 1500, 1.0), abs=0.05)
-    assert sorted(history_rows(db_path)) == sorted([(gid, 1), (gid, 2)])
+    assert sorted(history_rows(any_db)) == sorted([(gid, 1), (gid, 2)])
 
 
 def test_a_retried_commit_rates_the_game_once(two, client: TestClient) -> None:
