@@ -15,7 +15,7 @@ PASSWORD = "a long enough password"
 PHONE = {"width": 390, "height": 844}
 
 
-def signed_up(browser: Any, name: str, viewport: dict[str, int]) -> Any:
+def new_page(browser: Any, viewport: dict[str, int]) -> Any:
     page = browser.new_context(viewport=viewport).new_page()
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
@@ -35,8 +35,8 @@ def sign_up(page: Any, base: str, name: str) -> None:
 
 def test_rated_game_then_profile(browser: Any, server_url: str, screenshots: Any) -> None:
     alice, bob = f"a{uuid.uuid4().hex[:8]}", f"b{uuid.uuid4().hex[:8]}"
-    pa = signed_up(browser, alice, {"width": 1200, "height": 860})
-    pb = signed_up(browser, bob, PHONE)
+    pa = new_page(browser, {"width": 1200, "height": 860})
+    pb = new_page(browser, PHONE)
     try:
         sign_up(pa, server_url, alice)
         sign_up(pb, server_url, bob)
