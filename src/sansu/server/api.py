@@ -16,6 +16,14 @@ from pydantic import BaseModel, ConfigDict, Field
 import sansu
 from sansu.core.registry import game_class
 from sansu.server.errors import ApiError
+from sansu.server.live import LiveGame, SignedIn
+from sansu.server.privacy import (
+    check_join,
+    check_watch,
+    invitation_path,
+    new_join_secret,
+    private_default,
+)
 from sansu.server.rules import rules_markdown
 from sansu.server.service import GameService
 from sansu.server.signed_in import account, acting
@@ -78,12 +86,22 @@ class CreateGame(BaseModel):
     name: str | None = Field(None, max_length=64, description="the creator's name")
     casual: bool = Field(True, description="casual games against the computer allow takebacks")
     time_control: TimeControl | None = None
+    private: bool | None = Field(
+        None,
+        description="joined only through the invitation (join secret) and never listed"
+        " (default: false, anyone with the link may join; the web app's friend games are"
+        " private)",
+    )
+    watchable: bool = Field(True, description="anyone with the link may watch")
 
 
 class JoinGame(BaseModel):
     model_config = ConfigDict(extra="forbid")
     seat: int | None = Field(None, ge=0, le=7, description="default: the first free seat")
     name: str | None = Field(None, max_length=64)
+    secret: str | None = Field(
+        None, max_length=64, description="a private game's join secret (from its invitation)"
+    )
 
 
 class PlayMove(BaseModel):
@@ -117,6 +135,8 @@ class Created(BaseModel):
     token: str | None
     seats: list[int]
     game: GameView
+    join_secret: str | None = Field(None, description="a private game's, shown only this once")
+    invitation: str | None = Field(None, description="the invitation link's path, with the secret")
 
 
 def bearer(authorization: str | None) -> str | None:
@@ -130,6 +150,14 @@ def bearer(authorization: str | None) -> str | None:
 
 def build_router(service: GameService, check_limit: CheckLimit | None = None) -> APIRouter:
     router = APIRouter(prefix="/api")
+
+    async def watched(game_id: str, request: Request, authorization: str | None) -> LiveGame:
+        """The game, for someone who may watch it (anyone, unless watching is off)."""
+        live = await service.get(game_id)
+        if not live.watchable:
+            who = await acting(service.store, request, bearer(authorization), write=False)
+            check_watch(live, live.seats_of(who))
+        return live
 
     @router.get("/health", tags=["server"])
     async def health() -> dict[str, Any]:
@@ -179,6 +207,8 @@ def build_router(service: GameService, check_limit: CheckLimit | None = None) ->
         """Creates a game. The token in the answer is shown only this once: keep it.
         A signed-in creator's seats are bound to their account as well."""
         user = await account(service.store, request, write=True)
+        private = private_default(body.private)
+        secret, secret_hash = new_join_secret() if private else (None, None)
         live, token = await service.create(
             body.game,
             body.options,
@@ -188,6 +218,9 @@ def build_router(service: GameService, check_limit: CheckLimit | None = None) ->
             casual=body.casual,
             time_control=None if body.time_control is None else body.time_control.model_dump(),
             user=user,
+            private=private,
+            join_secret_hash=secret_hash,
+            watchable=body.watchable,
         )
         held = live.seats_of(token)
         return {
@@ -195,6 +228,8 @@ def build_router(service: GameService, check_limit: CheckLimit | None = None) ->
             "token": token,
             "seats": sorted(held),
             "game": game_json(service, live, held),
+            "join_secret": secret,
+            "invitation": None if secret is None else invitation_path(live.id, secret),
         }
 
     @router.get("/games", tags=["archive"])
@@ -236,6 +271,7 @@ def build_router(service: GameService, check_limit: CheckLimit | None = None) ->
         token = bearer(authorization)
         who = await acting(service.store, request, token, write=False)
         held = live.holder(who) if token else live.seats_of(who)
+        check_watch(live, held)
         return game_json(service, live, held)
 
     @router.post("/games/{game_id}/join", tags=["games"], responses=_errors(401, 403, 404, 409))
@@ -250,6 +286,12 @@ def build_router(service: GameService, check_limit: CheckLimit | None = None) ->
         signed-in player's seat is bound to their account as well."""
         body = body or JoinGame()
         user = await account(service.store, request, write=True)
+        given = bearer(authorization)
+        check_join(
+            await service.get(game_id),
+            body.secret,
+            given if user is None else SignedIn(user.id, given),
+        )
         live, seat, token = await service.join(
             game_id, body.seat, body.name, token=bearer(authorization), user=user
         )
@@ -325,16 +367,21 @@ def build_router(service: GameService, check_limit: CheckLimit | None = None) ->
 
     @router.get("/games/{game_id}/positions/{ply}", tags=["archive"], responses=_errors(404))
     async def position(
-        game_id: GameId, ply: Annotated[int, Path(ge=0, le=100000)]
+        game_id: GameId,
+        ply: Annotated[int, Path(ge=0, le=100000)],
+        request: Request,
+        authorization: Auth = None,
     ) -> dict[str, Any]:
         """The position after ``ply`` moves, as a spectator sees it: for replay."""
-        live = await service.get(game_id)
+        live = await watched(game_id, request, authorization)
         return await service.position(live, ply)
 
     @router.get("/games/{game_id}/record", tags=["archive"], responses=_errors(404, 409))
-    async def record(game_id: GameId) -> dict[str, Any]:
+    async def record(
+        game_id: GameId, request: Request, authorization: Auth = None
+    ) -> dict[str, Any]:
         """The game's JSON record (``sansu show --record`` reads it)."""
-        live = await service.get(game_id)
+        live = await watched(game_id, request, authorization)
         return service.record(live)
 
     @router.post("/records", status_code=201, tags=["archive"], responses=_errors(503))

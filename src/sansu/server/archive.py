@@ -74,7 +74,7 @@ class Archive:
         recent = (g.c.updated_at >= cutoff) | g.c.id.in_(seen)
 
         def read(c: Connection) -> tuple[int, list[dict[str, Any]]]:
-            where: list[Any] = []
+            where: list[Any] = [g.c.private.is_(False)]  # private games are never listed
             if status == "archive":
                 where.append(g.c.status.in_(("finished", "imported")))
             elif status == "active":

@@ -99,10 +99,14 @@ class Seating:
         casual: bool = True,
         time_control: Mapping[str, Any] | None = None,
         user: User | None = None,
+        private: bool = False,
+        join_secret_hash: str | None = None,
+        watchable: bool = True,
     ) -> tuple[LiveGame, str | None]:
         """A new game; returns it and the creator's token (``None`` if they took no seat).
 
-        ``user``: the signed-in creator, whose seats are bound to their account."""
+        ``user``: the signed-in creator, whose seats are bound to their account.
+        ``private``, ``join_secret_hash``, ``watchable``: see :mod:`sansu.server.privacy`."""
         try:
             tc = check_time_control(time_control)
             options = with_aids_default(game_id, options or {}, seats)
@@ -144,6 +148,9 @@ class Seating:
             moves=[],
             casual=bool(casual),
             created_by=None if user is None else user.id,
+            private=private,
+            join_secret_hash=join_secret_hash if private else None,
+            watchable=watchable,
             clock=ClockState.start(tc, len(seat_list)),
             time_control=tc,
             seed_chosen=seed_chosen,
