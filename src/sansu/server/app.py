@@ -32,6 +32,7 @@ from sansu.server.computer import ComputerRunner
 from sansu.server.errors import ApiError, send_error
 from sansu.server.hints_api import build_hints_router
 from sansu.server.hub import Hub
+from sansu.server.lobby_api import build_lobby_router
 from sansu.server.ratelimit import Limiter, RateLimit, RateLimits, client_of
 from sansu.server.reviews_api import reviews_router
 from sansu.server.rounds import KEEP_FINISHED, KEEP_IDLE
@@ -277,6 +278,8 @@ def create_app(
     app.include_router(review_routes)
     app.include_router(accounts_router := build_accounts_router(store))
     app.include_router(hint_routes := build_hints_router(service))
+    app.include_router(lobby_routes := build_lobby_router(service))
+    app.state.lobby = lobby_routes  # its seeks and pairing desk (in memory)
 
     static = Path(static_dir) if static_dir is not None else STATIC
     if (static / "index.html").is_file():
@@ -309,6 +312,7 @@ def create_app(
             *review_routes.routes,
             *accounts_router.routes,
             *hint_routes.routes,
+            *lobby_routes.routes,
         ],
     )
     app.add_middleware(BodyLimit)
