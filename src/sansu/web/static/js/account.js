@@ -5,7 +5,7 @@
 // server's answers.
 
 import {route} from './app.js';
-import {errorText} from './api.js';
+import {accountChanged, errorText} from './api.js';
 import {h} from './kit.js';
 import {announce, errorNotice} from './ui.js';
 
@@ -41,6 +41,7 @@ function accountForm(id, title, fields, button, submit, redraw) {
     const values = Object.fromEntries(new FormData(form));
     try {
       const message = await submit(values);
+      accountChanged();
       announce(message);
       await redraw(message);
     } catch (error) {

@@ -2,7 +2,7 @@
 // and "Play"), a game's own page with the choices of how to play, and the
 // rules pages rendered from the project's rules texts.
 
-import {api, heldSeats, keepSeats, myGameIds} from './api.js';
+import {account, api, heldSeats, keepInvite, keepSeats, myGameIds} from './api.js';
 import {go, route} from './app.js';
 import {KNOWN_GAMES, boardModule} from './games.js';
 import {h} from './kit.js';
@@ -81,7 +81,10 @@ route(/^\/$/, 'home', async (main) => {
 });
 
 async function renderMyGames(section) {
-  const ids = myGameIds().slice(0, 12);
+  // This browser's seats, and (signed in) the account's games from any browser.
+  const {user} = await account();
+  const bound = user ? (await api.myGames().catch(() => ({games: []}))).games.map((g) => g.id) : [];
+  const ids = [...new Set([...myGameIds(), ...bound])].slice(0, 12);
   const found = await Promise.all(ids.map(async (id) => {
     try {
       return await api.game(id, Object.values(heldSeats(id))[0]);
@@ -93,7 +96,8 @@ async function renderMyGames(section) {
   if (!ongoing.length) return;
   const items = await Promise.all(ongoing.map(async (g) => {
     const mod = await boardModule(g.game);
-    const mine = g.view?.to_move !== null && String(g.view?.to_move) in heldSeats(g.id);
+    const mine = g.view?.to_move !== null && (String(g.view?.to_move) in heldSeats(g.id)
+      || (g.you || []).includes(g.view?.to_move));
     return h('li', {'data-game-id': g.id},
       h('strong', {}, g.title || mod.meta.title),
       h('span', {class: 'grow muted'}, `${g.moves.length} moves · ${mine ? 'your move' : 'waiting'}`
@@ -238,6 +242,9 @@ function playForm(info, mod, levels) {
     h('div', {class: 'field', 'data-for': 'computer'}, h('label', {for: 'side'}, 'You play'), sideSelect),
     h('details', {class: 'seats-editor'}, h('summary', {}, 'Seats'), seatsBox),
     h('div', {class: 'field', 'data-for': 'online'}, h('label', {for: 'clock'}, 'Clock'), clockSelect),
+    h('div', {class: 'field', 'data-for': 'online'}, h('label', {class: 'choice'},
+      h('input', {type: 'checkbox', id: 'watchable', name: 'watchable', checked: true}),
+      'Others may watch by link')),
     aidsField,
     optionsBox,
     h('div', {class: 'row', style: 'margin-top:.6rem'},
@@ -292,6 +299,11 @@ function playForm(info, mod, levels) {
       return;
     }
     const body = {game: info.id, options, seats, take};
+    // A game for a friend is private: only its invitation link (with its secret) joins it.
+    if (choices.includes('invite')) {
+      body.private = true;
+      body.watchable = form.elements.watchable.checked;
+    }
     const clock = clockSelect.value;
     if (clock && choices.includes('invite')) {
       const [initial, increment] = clock.split('+').map(Number);
@@ -314,5 +326,6 @@ function playForm(info, mod, levels) {
 export async function createGame(body) {
   const res = await api.create(body);
   if (res.token) keepSeats(res.id, res.seats, res.token);
+  if (res.join_secret) keepInvite(res.id, res.join_secret);
   return res.id;
 }

@@ -4,7 +4,7 @@
 // server is the judge: a move is sent with the state number it was made in,
 // and the board changes only when the server says that a move happened.
 
-import {Live, api, dropToken, heldSeats, keepSeats} from './api.js';
+import {Live, api, dropToken, heldSeats, inviteSecret, keepSeats} from './api.js';
 import {go, route} from './app.js';
 import {boardModule} from './games.js';
 import {reviewPanel} from './review.js';
@@ -17,7 +17,7 @@ route(/^\/(?:play|replay|watch)\/([\w-]+)$/, 'play', async (main, m) => {
   return () => page.stop();
 });
 
-route(/^\/join\/([\w-]+)$/, 'play', async (main, m) => joinPage(main, m[1]));
+route(/^\/join\/([\w-]+)(?:\/([\w-]+))?$/, 'play', async (main, m) => joinPage(main, m[1], m[2]));
 
 const ICONS = {
   first: 'M6 5h2v14H6zM20 5v14L9 12z',
@@ -43,11 +43,15 @@ class GamePage {
     this.replay = /^#\/replay\//.test(location.hash);
   }
 
-  get held() { return heldSeats(this.id); }
+  /** {seat: token}: this browser's tokens, and the seats of the signed-in account (the
+   *  server's `you`; token null: the session cookie acts for them). */
+  get held() {
+    const bound = Object.fromEntries((this.g?.you || []).map((seat) => [seat, null]));
+    return {...bound, ...heldSeats(this.id)};
+  }
 
   get token() {
-    const tokens = Object.values(this.held);
-    return tokens.length ? tokens[0] : null;
+    return Object.values(heldSeats(this.id))[0] || null;
   }
 
   mine(seat) {
@@ -268,7 +272,7 @@ class GamePage {
       return;
     }
     const token = held[seats[0]];
-    keepSeats(gameId, seats.map((s) => (turn ? turn[s] : s)), token);
+    if (token) keepSeats(gameId, seats.map((s) => (turn ? turn[s] : s)), token);
     go(`#/play/${gameId}`);
   }
 
@@ -580,7 +584,13 @@ class GamePage {
       return;
     }
     if (!this.shareEl.hidden && this.shareEl.dataset.free === String(free.length)) return;
-    const link = `${location.origin}${location.pathname}#/join/${this.id}`;
+    // A private game's link carries its join secret, in the fragment (never sent to a server).
+    const secret = inviteSecret(this.id);
+    if (this.g.private && !secret) {
+      this.shareEl.hidden = true;
+      return;
+    }
+    const link = `${location.origin}${location.pathname}#/join/${this.id}${secret ? `/${secret}` : ''}`;
     const input = h('input', {type: 'text', readonly: true, value: link, class: 'wide',
       'aria-label': 'Invitation link', 'data-testid': 'invite-link'});
     const note = h('span', {class: 'muted', 'aria-live': 'polite'});
@@ -629,12 +639,31 @@ class GamePage {
 
 // -- the join page ---------------------------------------------------------------------------
 
-async function joinPage(main, id) {
+async function joinPage(main, id, secret) {
   let g;
   try {
     g = await api.game(id, null);
   } catch (error) {
-    main.append(errorNotice(error.status === 404 ? 'There is no such game.' : error.message));
+    if (error.code === 'not_watchable' && secret) {
+      // Nobody outside sees this game before joining: take the first free seat.
+      g = {seats: [{seat: null, kind: 'human', taken: false}], status: 'active', game: null};
+    } else {
+      main.append(errorNotice(error.status === 404 ? 'There is no such game.' : error.message));
+      return;
+    }
+  }
+  if (!g.game) {
+    main.append(h('h1', {}, 'Join a private game'));
+    const status = h('div', {'aria-live': 'polite'});
+    main.append(h('button', {type: 'button', class: 'btn primary', 'data-seat': 'any', onclick: async () => {
+      try {
+        const res = await api.join(id, null, localStorage.getItem('sansu.name') || '', null, secret);
+        if (res.token) keepSeats(id, [res.seat], res.token);
+        go(`#/play/${id}`);
+      } catch (error) {
+        status.replaceChildren(errorNotice(error.message));
+      }
+    }}, 'Join the game'), status);
     return;
   }
   const mod = await boardModule(g.game);
@@ -663,7 +692,7 @@ async function joinPage(main, id) {
         const name = nameInput.value.trim();
         localStorage.setItem('sansu.name', name);
         try {
-          const res = await api.join(id, s.seat, name, token);
+          const res = await api.join(id, s.seat, name, token, secret);
           keepSeats(id, [res.seat], res.token);
           go(`#/play/${id}`);
         } catch (error) {
