@@ -110,6 +110,10 @@ def test_watching_off_at_creation_refuses_spectators_not_players(
         r = client.get(path)
         assert r.status_code == 403 and r.json()["error"]["code"] == "not_watchable", path
         assert client.get(path, headers=bearer(created["token"])).status_code == 200, path
+    r = client.get(f"/api/games/{gid}/review")
+    assert r.status_code == 403 and r.json()["error"]["code"] == "not_watchable"
+    r = client.get(f"/api/games/{gid}/review", headers=bearer(created["token"]))
+    assert r.status_code == 404 and r.json()["error"]["code"] == "no_review"
     with client.websocket_connect(f"/api/games/{gid}/ws") as ws:
         assert ws.receive_json()["code"] == "not_watchable"
         with pytest.raises(WebSocketDisconnect) as closed:

@@ -5,10 +5,13 @@ the lobby at 390 px, by keyboard, with nothing for axe to find."""
 from __future__ import annotations
 
 import re
+import urllib.error
 import uuid
 from typing import Any
 
-from tests.web.helpers import Player
+import pytest
+
+from tests.web.helpers import Player, api_get
 from tests.web.test_account import PHONE, fits, type_into
 
 PASSWORD = "a long enough password"
@@ -99,6 +102,12 @@ def test_a_signed_in_player_continues_from_another_browser(browser: Any, server_
         friend.goto(link)
         friend.click("button[data-seat='1']")
         friend.wait_for_url(re.compile(rf"#/play/{game_id}$"))
+        # The creator turns watching off: a spectator's look is refused.
+        pa.click("[data-action=watching]")
+        pa.wait_for_selector("[data-action=watching][aria-pressed=false]")
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            api_get(server_url, f"/api/games/{game_id}")
+        assert refused.value.code == 403
 
         # Another browser, no token in it: log in, find the game in "My games", play.
         pb.goto(f"{server_url}/#/account")

@@ -7,6 +7,7 @@ a game is :mod:`sansu.server.socket`.
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Body, Header, Path, Query, Request
@@ -148,16 +149,23 @@ def bearer(authorization: str | None) -> str | None:
     return value.strip()
 
 
-def build_router(service: GameService, check_limit: CheckLimit | None = None) -> APIRouter:
-    router = APIRouter(prefix="/api")
+def watch_guard(service: GameService) -> Callable[..., Awaitable[LiveGame]]:
+    """``watched(game_id, request, authorization)``: the game, for someone who may watch
+    it (anyone, unless its creator turned watching off); also a route dependency."""
 
-    async def watched(game_id: str, request: Request, authorization: str | None) -> LiveGame:
-        """The game, for someone who may watch it (anyone, unless watching is off)."""
+    async def watched(game_id: GameId, request: Request, authorization: Auth = None) -> LiveGame:
         live = await service.get(game_id)
         if not live.watchable:
             who = await acting(service.store, request, bearer(authorization), write=False)
             check_watch(live, live.seats_of(who))
         return live
+
+    return watched
+
+
+def build_router(service: GameService, check_limit: CheckLimit | None = None) -> APIRouter:
+    router = APIRouter(prefix="/api")
+    watched = watch_guard(service)
 
     @router.get("/health", tags=["server"])
     async def health() -> dict[str, Any]:

@@ -135,6 +135,8 @@ export const api = {
   game: (id, token) => request('GET', `/api/games/${enc(id)}`, undefined, token),
   join: (id, seat, name, token, secret) => request('POST', `/api/games/${enc(id)}/join`,
     {seat, name: name || null, ...(secret ? {secret} : {})}, token),
+  watching: (id, token, watchable) => request('POST', `/api/games/${enc(id)}/watching`,
+    {watchable}, token),
   /** The signed-in player's games in play: {games: [{id, game, you, your_turn, ...}]} */
   myGames: () => request('GET', '/api/account/games'),
   seeks: () => request('GET', '/api/lobby/seeks'),

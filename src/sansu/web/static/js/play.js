@@ -242,6 +242,12 @@ class GamePage {
       this.render();
       return;
     }
+    if (type === 'watching') {
+      this.g.watchable = e.watchable;
+      announce(e.watchable ? 'Others may watch this game.' : 'Only the players see this game now.');
+      this.renderControls();
+      return;
+    }
     if (type === 'joined') {
       const seat = this.g.seats[e.seat];
       if (seat) Object.assign(seat, {taken: true, name: e.name ?? seat.name});
@@ -565,6 +571,13 @@ class GamePage {
     if (this.g.rematch?.game_id && !this.replay) {
       buttons.push(h('a', {class: 'btn', href: `#/play/${this.g.rematch.game_id}`}, 'Go to the rematch'));
     }
+    if (held.length && active && this.g.private && inviteSecret(this.id)) {
+      // The creator (this browser made the invitation) may let others watch, or not.
+      const on = this.g.watchable !== false;
+      buttons.push(h('button', {type: 'button', class: 'btn', 'data-action': 'watching',
+        'aria-pressed': String(on), onclick: () => this.setWatching(!on)},
+      on ? 'Others may watch: on' : 'Others may watch: off'));
+    }
     buttons.push(h('a', {class: 'btn', href: `#/game/${this.g.game}`}, 'New game'));
     if (this.g.status !== 'active') {
       buttons.push(h('a', {class: 'btn', href: api.recordUrl(this.id), download: `sansu-${this.id}.json`},
@@ -603,6 +616,16 @@ class GamePage {
         onclick: async () => {
           note.textContent = (await copyText(link, input)) ? 'Copied.' : 'Select the link and copy it.';
         }}, 'Copy link')), note);
+  }
+
+  async setWatching(watchable) {
+    try {
+      const res = await api.watching(this.id, this.token, watchable);
+      this.g.watchable = res.watchable;
+      this.renderControls();
+    } catch (error) {
+      this.explain(error.message);
+    }
   }
 
   async resign() {
