@@ -8,9 +8,10 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+from sansu.server.ratelimit import RateLimits
 from sansu.server.seeks import SEEN_TIMEOUT
 from tests.server.accounts_fixtures import fast_hashing_fixture  # noqa: F401
-from tests.server.conftest import Api, bearer
+from tests.server.conftest import Api, bearer, make_client
 from tests.server.test_seat_accounts import Browser
 
 
@@ -179,3 +180,14 @@ def test_bad_seeks_are_refused_and_nothing_is_listed(
     r = client.post("/api/lobby/seeks", json=body)
     assert r.status_code == status and r.json()["error"]["code"] == code, r.text
     assert listed(client) == []
+
+
+def test_seeks_count_against_the_limit_of_games_created(db_path: str) -> None:
+    limits = RateLimits(requests=None, creates="3/minute", accounts=None)
+    with make_client(db_path, rate_limits=limits) as client:
+        posted = post(client)
+        client.post(f"/api/lobby/seeks/{posted['seek']['id']}/accept")
+        assert client.post("/api/lobby/pairing", json={"game": "uttt"}).status_code == 201
+        r = client.post("/api/lobby/seeks", json={"game": "uttt"})
+        assert r.status_code == 429 and r.json()["error"]["code"] == "rate_limited"
+        assert listed(client) == []
