@@ -99,9 +99,14 @@ def test_a_signed_in_player_continues_from_another_browser(browser: Any, server_
         a = Player(pa, server_url)
         game_id = a.start("uttt", mode="online")
         link = pa.input_value("[data-testid=invite-link]")
+        secret = link.rsplit("/", 1)[1]
+        sent: list[str] = []
+        friend.on("request", lambda request: sent.append(request.url))
         friend.goto(link)
         friend.click("button[data-seat='1']")
         friend.wait_for_url(re.compile(rf"#/play/{game_id}$"))
+        # The join secret went in the join's body, never in a URL a server sees.
+        assert sent and not any(secret in url for url in sent), sent
         # The creator turns watching off: a spectator's look is refused.
         pa.click("[data-action=watching]")
         pa.wait_for_selector("[data-action=watching][aria-pressed=false]")

@@ -226,7 +226,18 @@ route(/^\/lobby$/, 'lobby', async (main) => {
     }
   }
 
+  // Closing the tab ends the seek and the wait at once (the server would also drop
+  // them after 30 s without a look).
+  const gone = () => {
+    const send = (path, ticket) => fetch(path, {method: 'DELETE', keepalive: true,
+      headers: {Authorization: `Bearer ${ticket}`}}).catch(() => {});
+    if (myWait) send('/api/lobby/pairing', myWait);
+    if (mySeek) send(`/api/lobby/seeks/${encodeURIComponent(mySeek.id)}`, mySeek.ticket);
+  };
+  window.addEventListener('pagehide', gone);
+
   return () => {
+    window.removeEventListener('pagehide', gone);
     timers.forEach(clearInterval);
     // Leaving the page takes the wait and the seek away (the server also drops them
     // when nobody looks for a while).
