@@ -169,11 +169,11 @@ def test_a_signed_in_creators_account_turns_watching_off_not_their_friend(
         assert ws.receive_json()["you"] == [0]
 
 
-def test_privacy_and_watching_survive_a_restart(db_path: str) -> None:
-    with make_client(db_path) as client:
+def test_privacy_and_watching_survive_a_restart(any_db: str) -> None:
+    with make_client(any_db) as client:
         api = Api(client)
         created = private_game(api, watchable=False)
-    with make_client(db_path) as client:
+    with make_client(any_db) as client:
         api = Api(client)
         gid = created["id"]
         assert client.get(f"/api/games/{gid}").status_code == 403
