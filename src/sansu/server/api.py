@@ -17,7 +17,7 @@ import sansu
 from sansu.core.registry import game_class
 from sansu.server.errors import ApiError
 from sansu.server.rules import rules_markdown
-from sansu.server.service import GameService
+from sansu.server.service import GameService, LiveGame
 from sansu.server.signed_in import account, acting
 from sansu.server.socket import CheckLimit, add_socket_route
 from sansu.server.views import catalog, game_json
@@ -126,6 +126,17 @@ def bearer(authorization: str | None) -> str | None:
     if scheme.lower() != "bearer" or not value.strip():
         raise ApiError(401, "token_required", "use the header Authorization: Bearer TOKEN")
     return value.strip()
+
+
+def move_answer(live: LiveGame) -> dict[str, Any]:
+    """The answer to a move just played: the new state number and where the game stands."""
+    return {
+        "state": live.version,
+        "seq": live.seq,
+        "move": live.moves[-1].public(),
+        "status": live.status,
+        "result": live.result,
+    }
 
 
 def build_router(service: GameService, check_limit: CheckLimit | None = None) -> APIRouter:
@@ -271,14 +282,7 @@ def build_router(service: GameService, check_limit: CheckLimit | None = None) ->
         """Plays a move for the token's seat (or the signed-in account's); refused if
         ``state`` is not the current one."""
         who = await acting(service.store, request, bearer(authorization), write=True)
-        live = await service.play(game_id, who, body.move, body.state)
-        return {
-            "state": live.version,
-            "seq": live.seq,
-            "move": live.moves[-1].public(),
-            "status": live.status,
-            "result": live.result,
-        }
+        return move_answer(await service.play(game_id, who, body.move, body.state))
 
     @router.post("/games/{game_id}/resign", tags=["play"], responses=_errors(401, 403, 404, 409))
     async def resign(

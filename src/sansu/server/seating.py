@@ -99,10 +99,12 @@ class Seating:
         casual: bool = True,
         time_control: Mapping[str, Any] | None = None,
         user: User | None = None,
+        meta: Mapping[str, Any] | None = None,
     ) -> tuple[LiveGame, str | None]:
         """A new game; returns it and the creator's token (``None`` if they took no seat).
 
-        ``user``: the signed-in creator, whose seats are bound to their account."""
+        ``user``: the signed-in creator, whose seats are bound to their account.
+        ``meta``: stored with the game (e.g. the challenge that started it)."""
         try:
             tc = check_time_control(time_control)
             options = with_aids_default(game_id, options or {}, seats)
@@ -147,6 +149,7 @@ class Seating:
             clock=ClockState.start(tc, len(seat_list)),
             time_control=tc,
             seed_chosen=seed_chosen,
+            meta=dict(meta or {}),
             created_at=now,
             updated_at=now,
         )
