@@ -82,7 +82,9 @@ async def acting(store: Store, request: HTTPConnection, token: str | None, *, wr
             raise csrf_failed()
         return token
     if session[1].bot:
-        raise bot_refused()
+        if write:
+            raise bot_refused()
+        return token
     return SignedIn(session[1].id, token)
 
 
@@ -108,5 +110,5 @@ async def socket_account(store: Store, websocket: HTTPConnection) -> User | None
             403, "bad_origin", "a socket signed in by cookie must come from this site's pages"
         )
     if session[1].bot:
-        raise bot_refused()
+        return None  # a bot's session watches: its seats are played through the bot API
     return session[1]
