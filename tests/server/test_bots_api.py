@@ -245,8 +245,16 @@ def test_a_person_challenges_a_bot_and_plays_it(server: ThreadServer) -> None:
     )
     assert r.status_code == 201
     cid = r.json()["id"]
-    assert beta.api.post(f"/api/bot/challenge/{cid}/accept").status_code == 200
-    gid = person.web.get(f"/api/challenges/{cid}").json()["game_id"]
+    accepted = beta.api.post(f"/api/bot/challenge/{cid}/accept").json()
+    assert "seat_token" not in accepted  # a bot plays by its API token
+    answer = person.web.get(f"/api/challenges/{cid}").json()
+    gid, seat_token = answer["game_id"], answer["seat_token"]
+    assert answer["seat"] == 0
+    assert "seat_token" not in person.web.get(f"/api/challenges/{cid}").json()  # once
+    held = httpx.get(
+        f"{server.url}/api/games/{gid}", headers={"Authorization": f"Bearer {seat_token}"}
+    )
+    assert held.json()["you"] == [0]
     r = person.web.post(
         f"/api/games/{gid}/moves", json={"move": "r5c5", "state": 0}, headers=person.csrf
     )

@@ -245,6 +245,7 @@ def build_bot_router(
     ) -> dict[str, Any]:
         if answer == "accept":
             challenge, _live = await challenges.accept(user, challenge_id)
+            return {**challenge.public(), **challenge.hand_token(user)}
         elif answer == "decline":
             challenge = await challenges.decline(user, challenge_id, body and body.reason)
         else:
@@ -300,12 +301,14 @@ def build_bot_router(
 
     @router.get("/challenges/{challenge_id}", tags=["challenges"], responses=_errors(401, 404))
     async def one_challenge(challenge_id: ChallengeId, request: Request) -> dict[str, Any]:
-        """One of your challenges, open or answered (``game_id`` once accepted)."""
+        """One of your challenges, open or answered (``game_id`` once accepted). A person
+        is also handed their seat's token, once (``seat_token``, ``seat``), for browsers
+        that keep seats by token."""
         user = await anyone(request, write=False)
         found = challenges.get(challenge_id)
         if user.id not in (found.challenger.id, found.dest.id):
             raise ApiError(404, "no_challenge", f"no open challenge {challenge_id!r}")
-        return found.public()
+        return {**found.public(), **found.hand_token(user)}
 
     @router.get("/bots", tags=["bots"])
     async def list_bots(limit: Annotated[int, Query(ge=1, le=200)] = 100) -> dict[str, Any]:

@@ -63,6 +63,17 @@ class Challenge:
     game_id: str | None = None
     reason: str | None = None
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    seat_tokens: dict[int, str] = field(default_factory=dict)
+    """By account: the seat token a person (never a bot) is handed once, so that a
+    browser without account play keeps its seat like any other game's."""
+
+    def hand_token(self, user: User) -> dict[str, Any]:
+        """The seat token waiting for ``user`` (once), as fields of an answer."""
+        token = self.seat_tokens.pop(user.id, None)
+        if token is None or self.seat is None:
+            return {}
+        seat = self.seat if user.id == self.challenger.id else 1 - self.seat
+        return {"seat_token": token, "seat": seat}
 
     def public(self) -> dict[str, Any]:
         return {
@@ -252,7 +263,7 @@ class Challenges:
                 for seat, who in ((first, challenge.challenger), (1 - first, challenge.dest))
                 if who.bot
             ]
-            live, _token = await self.seating.create(
+            live, token = await self.seating.create(
                 challenge.game,
                 challenge.options,
                 [{"kind": "human"}, {"kind": "human"}],
@@ -262,7 +273,11 @@ class Challenges:
                 user=challenge.challenger,
                 meta={"challenge": challenge.id, "bots": sorted(bots)},
             )
-            await self.seating.join(live.id, seat=1 - first, user=challenge.dest)
+            *_, dest_token = await self.seating.join(live.id, seat=1 - first, user=challenge.dest)
+            for who, seat_token in ((challenge.challenger, token), (challenge.dest, dest_token)):
+                if not who.bot and seat_token:
+                    challenge.seat_tokens[who.id] = seat_token
+            challenge.seat = first
             challenge.status = "accepted"
             challenge.game_id = live.id
         self._notify(challenge, "challengeAccepted")
