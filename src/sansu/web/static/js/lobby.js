@@ -47,6 +47,7 @@ async function listItem(m, action) {
 
 route(/^\/watch$/, 'watch', async (main) => {
   main.append(h('h1', {}, 'Games being played'));
+  main.append(h('p', {}, h('a', {href: '#/bots', class: 'btn'}, 'Challenge a bot')));
   const holder = h('div', {'aria-live': 'polite'});
   // Games in play that nobody plays any more (a page closed for a while, no
   // move since) are kept apart: they are not being played, but not lost either.
