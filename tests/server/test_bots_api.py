@@ -277,3 +277,19 @@ def test_open_streams_end_at_shutdown(server: ThreadServer) -> None:
         assert server.stop() < 4  # well before uvicorn's 5 s grace ends
         assert next_of(e1, "serverShutdown") and list(e1) == []
         assert next_of(e2, "serverShutdown") and list(e2) == []
+
+
+def test_the_challenger_cancels_and_only_the_challenger(server: ThreadServer) -> None:
+    alpha, beta = bot(server.url, "alpha"), bot(server.url, "beta")
+    with beta.api.stream("GET", "/api/bot/stream/events") as rb:
+        b_events = events(rb.iter_lines())
+        made = alpha.api.post("/api/challenge/beta", json={"game": "uttt"}).json()
+        assert next_of(b_events, "challenge")["challenge"]["id"] == made["id"]
+        r = beta.api.post(f"/api/challenge/{made['id']}/cancel")
+        assert r.status_code == 403 and code(r) == "not_your_challenge"
+        r = alpha.api.post(f"/api/challenge/{made['id']}/cancel")
+        assert r.status_code == 200 and r.json()["status"] == "canceled"
+        assert next_of(b_events, "challengeCanceled")["challenge"]["id"] == made["id"]
+    r = beta.api.post(f"/api/bot/challenge/{made['id']}/accept")
+    assert r.status_code == 409 and code(r) == "challenge_closed"
+    assert beta.api.get("/api/challenges").json() == {"challenges": []}

@@ -310,7 +310,7 @@ def build_bot_router(
             raise ApiError(404, "no_challenge", f"no open challenge {challenge_id!r}")
         return {**found.public(), **found.hand_token(user)}
 
-    @router.get("/bots", tags=["bots"])
+    @router.get("/bots", tags=["bots"], responses=_errors())
     async def list_bots(limit: Annotated[int, Query(ge=1, le=200)] = 100) -> dict[str, Any]:
         """Bot accounts, the ones online (event stream open) first: whom to challenge."""
 
