@@ -60,6 +60,18 @@ def test_two_bots_play_through_a_challenge_and_survive_a_server_restart(tmp_path
             "betabot online",
             lambda: any(b["online"] for b in httpx.get(f"{server.url}/api/bots").json()["bots"]),
         )
+        # The bridge declines what its filters refuse, saying why.
+        alpha = {"Authorization": f"Bearer {(tmp_path / 'alphabot.token').read_text().strip()}"}
+        refused = httpx.post(
+            f"{server.url}/api/challenge/betabot", json={"game": "sansumoku"}, headers=alpha
+        ).json()
+
+        def answered() -> dict | None:
+            found = httpx.get(f"{server.url}/api/challenges/{refused['id']}", headers=alpha).json()
+            return found if found["status"] != "open" else None
+
+        declined = wait_for("the sansumoku challenge declined", answered, 30)
+        assert declined["status"] == "declined" and declined["reason"] == "this bot plays uttt"
         bots.append(
             bridge(
                 server.url,

@@ -395,6 +395,8 @@ class Game:
                 self._update(message)
                 if self.status != "active":
                     return
+                if self.engine.process is None:
+                    await self.engine.start()  # its start-up overlaps the opponent's turn
                 await self._maybe_move()
         raise ServerBusy("the game stream ended")
 
@@ -427,6 +429,11 @@ class Game:
         self.result = message.get("result", self.result)
         self.clock = message.get("clock", self.clock)
 
+    async def _send(self, move: str) -> Any:
+        """Posts ``move`` for the current state number (the body form: any move text)."""
+        body = {"move": move, "state": self.state}
+        return await self.bridge.client.post(f"/api/bot/game/{self.id}/move", json=body)
+
     async def _maybe_move(self) -> None:
         you = self.full.get("you", [])
         if self.to_move not in you or self.posted == self.state:
@@ -438,18 +445,14 @@ class Game:
             log.error("game %s: %s; restarting the engine", self.id, error)
             await self.engine.close()
             move = await self.engine.best_move(self.moves, budget)
-        r = await self.bridge.client.post(
-            f"/api/bot/game/{self.id}/move/{move}", params={"state": self.state}
-        )
+        r = await self._send(move)
         if r.status_code == 200:
             self.posted = self.state
             return
         code = _code(r)
         log.warning("game %s: move %s refused: %s", self.id, move, r.text[:200])
         if code == "illegal_move" and self.legal:
-            r = await self.bridge.client.post(
-                f"/api/bot/game/{self.id}/move/{self.legal[0]}", params={"state": self.state}
-            )
+            r = await self._send(self.legal[0])
             if r.status_code == 200:
                 self.posted = self.state
         elif r.status_code >= 500:
