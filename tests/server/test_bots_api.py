@@ -121,6 +121,10 @@ def test_declined_and_accepted_challenges_reach_both_event_streams(server: Threa
         ("alpha", True, True),
     ]
     assert game["time_control"]["initial_seconds"] == 60
+    listed = httpx.get(f"{server.url}/api/games", params={"status": "active"}).json()["games"]
+    assert [s["bot"] for s in listed[0]["seats"]] == [True, True]
+    record = httpx.get(f"{server.url}/api/games/{start_a['id']}/record").json()
+    assert [p["bot"] for p in record["metadata"]["players"]] == [True, True]
 
 
 def start_game(alpha: Account, beta: Account, **body: object) -> str:

@@ -20,7 +20,8 @@ async function seatLine(m) {
   const mod = await boardModule(m.game);
   const seats = m.seats || [];
   return seats.map((s, k) => {
-    const who = s.kind === 'computer' ? `computer${s.level ? ` (${s.level})` : ''}` : (s.name || 'guest');
+    const who = s.kind === 'computer' ? `computer${s.level ? ` (${s.level})` : ''}`
+      : `${s.name || 'guest'}${s.bot ? ' (BOT)' : ''}`;
     return `${mod.meta.playerName(s.seat ?? k, null)}: ${who}`;
   }).join(' · ');
 }
