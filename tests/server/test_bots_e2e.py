@@ -110,6 +110,9 @@ def test_two_bots_play_through_a_challenge_and_survive_a_server_restart(tmp_path
         logs = (tmp_path / "a.log").read_text() + (tmp_path / "b.log").read_text()
         assert "retrying" in logs and "accepted the challenge of alphabot" in logs
         assert logs.count(f"game {game['id']} over") == 2
+        for name in ("alphabot", "betabot"):  # no token in any log
+            token = (tmp_path / f"{name}.token").read_text().strip()
+            assert token not in logs and token not in (tmp_path / "server.log").read_text()
     finally:
         for process in bots:
             if process.poll() is None:
