@@ -163,6 +163,17 @@ def watch_guard(service: GameService) -> Callable[..., Awaitable[LiveGame]]:
     return watched
 
 
+def move_answer(live: LiveGame) -> dict[str, Any]:
+    """The answer to a move just played: the new state number and where the game stands."""
+    return {
+        "state": live.version,
+        "seq": live.seq,
+        "move": live.moves[-1].public(),
+        "status": live.status,
+        "result": live.result,
+    }
+
+
 def build_router(service: GameService, check_limit: CheckLimit | None = None) -> APIRouter:
     router = APIRouter(prefix="/api")
     watched = watch_guard(service)
@@ -321,14 +332,7 @@ def build_router(service: GameService, check_limit: CheckLimit | None = None) ->
         """Plays a move for the token's seat (or the signed-in account's); refused if
         ``state`` is not the current one."""
         who = await acting(service.store, request, bearer(authorization), write=True)
-        live = await service.play(game_id, who, body.move, body.state)
-        return {
-            "state": live.version,
-            "seq": live.seq,
-            "move": live.moves[-1].public(),
-            "status": live.status,
-            "result": live.result,
-        }
+        return move_answer(await service.play(game_id, who, body.move, body.state))
 
     @router.post("/games/{game_id}/resign", tags=["play"], responses=_errors(401, 403, 404, 409))
     async def resign(

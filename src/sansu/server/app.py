@@ -28,6 +28,9 @@ from sansu.server import logs
 from sansu.server.accounts_api import build_accounts_router
 from sansu.server.api import build_router, error_response
 from sansu.server.archive import ABANDON_AFTER
+from sansu.server.bot_api import build_bot_router
+from sansu.server.bot_events import EventStreams
+from sansu.server.challenges import Challenges
 from sansu.server.computer import ComputerRunner
 from sansu.server.errors import ApiError, send_error
 from sansu.server.hints_api import build_hints_router
@@ -39,6 +42,7 @@ from sansu.server.rounds import KEEP_FINISHED, KEEP_IDLE
 from sansu.server.security_headers import install as install_security_headers
 from sansu.server.service import GameService
 from sansu.server.store import Store
+from sansu.server.tokens_api import build_tokens_router
 from sansu.server.views import catalog
 
 log = logging.getLogger("sansu.server")
@@ -198,6 +202,9 @@ def create_app(
         abandon_after=abandon_after,
     )
     limiter = Limiter(rate_limits)
+    streams = EventStreams()
+    service.rounds.on_change(streams.game_changed)
+    challenges = Challenges(service.seating, streams)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -210,6 +217,7 @@ def create_app(
             yield
         finally:
             # Every way out (a signal, an error at start, the app's end) stops the workers.
+            streams.close()
             try:
                 await service.stop()
                 await store.drain()
@@ -229,6 +237,8 @@ def create_app(
     app.state.service = service
     app.state.store = store
     app.state.limiter = limiter
+    app.state.streams = streams
+    app.state.challenges = challenges
 
     @app.exception_handler(ApiError)
     async def _api_error(_request: Request, error: ApiError) -> JSONResponse:
@@ -280,6 +290,8 @@ def create_app(
     app.include_router(hint_routes := build_hints_router(service))
     app.include_router(lobby_routes := build_lobby_router(service))
     app.state.lobby = lobby_routes  # its seeks and pairing desk (in memory)
+    app.include_router(bot_routes := build_bot_router(service, challenges, streams))
+    app.include_router(token_routes := build_tokens_router(store))
 
     static = Path(static_dir) if static_dir is not None else STATIC
     if (static / "index.html").is_file():
@@ -313,6 +325,8 @@ def create_app(
             *accounts_router.routes,
             *hint_routes.routes,
             *lobby_routes.routes,
+            *bot_routes.routes,
+            *token_routes.routes,
         ],
     )
     app.add_middleware(BodyLimit)

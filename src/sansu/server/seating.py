@@ -102,11 +102,13 @@ class Seating:
         private: bool = False,
         join_secret_hash: str | None = None,
         watchable: bool = True,
+        meta: Mapping[str, Any] | None = None,
     ) -> tuple[LiveGame, str | None]:
         """A new game; returns it and the creator's token (``None`` if they took no seat).
 
         ``user``: the signed-in creator, whose seats are bound to their account.
-        ``private``, ``join_secret_hash``, ``watchable``: see :mod:`sansu.server.privacy`."""
+        ``private``, ``join_secret_hash``, ``watchable``: see :mod:`sansu.server.privacy`.
+        ``meta``: stored with the game (e.g. the challenge that started it)."""
         try:
             tc = check_time_control(time_control)
             options = with_aids_default(game_id, options or {}, seats)
@@ -154,6 +156,7 @@ class Seating:
             clock=ClockState.start(tc, len(seat_list)),
             time_control=tc,
             seed_chosen=seed_chosen,
+            meta=dict(meta or {}),
             created_at=now,
             updated_at=now,
         )

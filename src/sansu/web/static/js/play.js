@@ -113,7 +113,7 @@ class GamePage {
     const base = this.seatName(p);
     if (seat?.kind === 'computer') return `${base} — computer${seat.level ? ` (${seat.level})` : ''}`;
     if (this.mine(p) && this.solo) return `${base} — you`;
-    if (seat?.name) return `${base} — ${seat.name}`;
+    if (seat?.name) return `${base} — ${seat.name}${seat.bot ? ' (BOT)' : ''}`;
     return base;
   }
 
