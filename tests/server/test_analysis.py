@@ -11,7 +11,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 import sansu
-from sansu.server.analysis import Analyses, StepRequest
+from sansu.server.analysis import PER_CLIENT, Analyses, StepRequest
 from tests.server.conftest import Api, bearer, make_client
 
 BUDGETS = (8, 32)
@@ -144,22 +144,23 @@ def test_analysis_has_aids_on_sumodoku_lists_every_placement_and_hints(
     analysis_client.delete(f"/api/analysis/{body['id']}")
 
 
-def test_a_client_runs_at_most_two_analyses_and_a_stopped_one_ends(
+def test_a_client_runs_at_most_per_client_analyses_and_a_stopped_one_ends(
     analysis_client: TestClient,
 ) -> None:
     analyses = analysis_client.app.state.analyses  # type: ignore[attr-defined]
     analyses.runner = HeldRunner()
-    first = start(analysis_client, game="uttt")["id"]
-    second = start(analysis_client, game="uttt", moves=["r1c1"])["id"]
+    ids = [
+        start(analysis_client, game="uttt", moves=[f"r1c{k + 1}"])["id"] for k in range(PER_CLIENT)
+    ]
     refused = start(analysis_client, 429, game="uttt")
     assert refused["error"]["code"] == "too_many_analyses"
-    assert analyses.running() == 2
-    assert analysis_client.delete(f"/api/analysis/{first}").status_code == 204
-    news = analysis_client.get(f"/api/analysis/{first}", params={"wait": 0}).json()
+    assert analyses.running() == PER_CLIENT
+    assert analysis_client.delete(f"/api/analysis/{ids[0]}").status_code == 204
+    news = analysis_client.get(f"/api/analysis/{ids[0]}", params={"wait": 0}).json()
     assert news["done"] and news["reason"] == "stopped"
-    third = start(analysis_client, game="uttt")["id"]
-    assert analyses.running() == 2
-    for sid in (second, third):
+    ids[0] = start(analysis_client, game="uttt")["id"]
+    assert analyses.running() == PER_CLIENT
+    for sid in ids:
         analysis_client.delete(f"/api/analysis/{sid}")
     assert analyses.running() == 0
 

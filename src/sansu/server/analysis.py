@@ -38,7 +38,7 @@ IDLE = 15.0
 """Seconds without a request for a session after which its search stops (the page was left)."""
 TIME_CAP = 120.0
 """Seconds a session thinks at most, however long the page stays open."""
-PER_CLIENT = 2
+PER_CLIENT = 4
 """Sessions thinking at once per client address."""
 MAX_RUNNING = 8
 """Sessions thinking at once on the server."""
