@@ -14,6 +14,7 @@ import pytest
 import sansu
 from tests.web.accessibility import violations
 from tests.web.helpers import TURN_TIMEOUT_MS, api_post, open_page
+from tests.web.test_newcomer import assert_fits
 from tests.web.test_review import random_record
 
 EVAL = "[data-testid=eval-text]"
@@ -37,15 +38,6 @@ def leave(page: Any, base: str) -> None:
     """Goes to the home page: the analysis board stops its thinking on the server."""
     page.goto(f"{base}/#/")
     page.wait_for_selector("main h1, main h2")
-
-
-def assert_fits(page: Any, where: str) -> None:
-    widths = page.evaluate(
-        "() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]"
-    )
-    assert widths[0] <= widths[1], f"{where}: {widths[0]} px wide in a {widths[1]} px window"
-    found = violations(page)
-    assert not found, f"{where}: {found}"
 
 
 def test_a_replay_opens_the_analysis_board_at_the_position_shown(
