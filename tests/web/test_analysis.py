@@ -117,7 +117,7 @@ def test_a_game_in_play_is_refused_by_the_server(page: Any, server_url: str) -> 
     rated = api_post(server_url, "/api/games", {"game": "uttt", "casual": False})
     open_page(page, server_url, f"#/analysis/uttt?game_id={rated['id']}")
     page.wait_for_selector("main .notice")
-    assert "rated game being played" in page.inner_text("main")
+    assert "rated game being played" in page.inner_text("main .notice")
     assert page.locator("[data-testid=eval]").count() == 0
     open_page(page, server_url, f"#/play/{rated['id']}")  # its player sees no Analyse button
     page.wait_for_selector(".controls a[href='#/game/uttt']")

@@ -111,9 +111,9 @@ class AnalysisPage {
       h('div', {class: 'side'},
         h('div', {class: 'panel'}, h('h1', {class: 'panel-title'}, `Analysis board: ${title}`),
           this.sourceEl),
-        this.board.side || null,
         h('div', {class: 'panel', 'data-testid': 'engine'}, h('h2', {}, 'Engine'), this.depthEl,
           h('h3', {}, 'Best line'), this.lineEl, h('h3', {}, 'Candidate moves'), this.candidatesEl),
+        this.board.side || null,
         h('div', {class: 'panel'}, h('h2', {}, 'Moves'), this.movesEl,
           h('div', {class: 'row', style: 'margin-top:.5rem'},
             h('button', {type: 'button', class: 'btn small', 'data-action': 'back',
@@ -162,7 +162,9 @@ class AnalysisPage {
     } catch (error) {
       if (!this.session) {
         this.main.replaceChildren(h('h1', {}, `Analysis board: ${this.mod.meta.title}`),
-          errorNotice(error.message), h('p', {}, h('a', {href: '#/'}, 'Back to the games')));
+          errorNotice(`The analysis board is not available here: ${error.message}.`),
+          h('p', {}, this.gameId ? h('a', {href: `#/watch/${this.gameId}`}, 'Go to the game') : null,
+            this.gameId ? ' · ' : null, h('a', {href: '#/'}, 'Back to the games')));
       } else {
         this.explain(error.message);
       }
