@@ -251,3 +251,14 @@ def test_nobody_asking_stops_the_search_and_so_does_the_time_cap() -> None:
     assert reason == "idle" and budgets == [1, 2, 4, 8]
     budgets, reason = asyncio.run(scenario(idle=1000.0, cap=50.0))
     assert reason == "time" and budgets == [1, 2, 4, 8]
+
+
+def test_a_position_set_up_by_moves_keeps_every_option_for_the_next(
+    analysis_client: TestClient,
+) -> None:
+    body = start(analysis_client, game="challenge", options={"seed": 5})
+    assert body["options"]["seed"] == 5  # so the next move is set up in the same puzzle
+    again = start(analysis_client, game="challenge", options=body["options"])
+    assert again["view"]["cells"] == body["view"]["cells"]
+    for sid in (body["id"], again["id"]):
+        analysis_client.delete(f"/api/analysis/{sid}")

@@ -148,7 +148,8 @@ def build_analysis_router(
             **session.news(),
             "game": game.id,
             "title": game.title,
-            "options": view.get("options", game.options),
+            # a position set up by moves: every option (a seed included), to set up the next
+            "options": dict(game.options) if public is None else view["options"],
             "moves": moves,
             "base": len(base),
             **source,
