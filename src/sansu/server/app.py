@@ -26,6 +26,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 import sansu
 from sansu.server import logs
 from sansu.server.accounts_api import build_accounts_router
+from sansu.server.analysis_api import build_analysis_router
 from sansu.server.api import build_router, error_response
 from sansu.server.archive import ABANDON_AFTER
 from sansu.server.bot_api import build_bot_router
@@ -176,6 +177,7 @@ def create_app(
     abandon_after: float = ABANDON_AFTER,
     warm_up: bool = True,
     review_simulations: int | None = None,
+    analysis_simulations: tuple[int, int] | None = None,
 ) -> FastAPI:
     """The server's app on the database ``db_url`` (a SQLAlchemy URL or a SQLite file path).
 
@@ -189,6 +191,8 @@ def create_app(
     computer players' compiled code before answering anyone (tests without
     computer games turn it off). ``review_simulations``: per position of a
     post-game review (default: each game's own, ``sansu.ai.review``).
+    ``analysis_simulations``: the first and the largest step of the analysis board
+    (default: each game's own, ``sansu.server.analysis.default_budgets``).
     """
     store = Store(db_url or str(default_db_path()))
     hub = Hub()
@@ -292,6 +296,8 @@ def create_app(
     app.state.lobby = lobby_routes  # its seeks and pairing desk (in memory)
     app.include_router(bot_routes := build_bot_router(service, challenges, streams))
     app.include_router(token_routes := build_tokens_router(store))
+    app.include_router(analysis_routes := build_analysis_router(service, analysis_simulations))
+    app.state.analyses = analysis_routes.analyses  # type: ignore[attr-defined]
 
     static = Path(static_dir) if static_dir is not None else STATIC
     if (static / "index.html").is_file():
@@ -327,6 +333,7 @@ def create_app(
             *lobby_routes.routes,
             *bot_routes.routes,
             *token_routes.routes,
+            *analysis_routes.routes,
         ],
     )
     app.add_middleware(BodyLimit)

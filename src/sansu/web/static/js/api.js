@@ -166,6 +166,13 @@ export const api = {
   /** Starts (or finds) the engine's review of a game that is over: {status, percent | review} */
   review: (id) => request('POST', `/api/games/${enc(id)}/review`),
   reviewStatus: (id) => request('GET', `/api/games/${enc(id)}/review`),
+  /** Sets up a position for the analysis board: {id, view, moves, base, ...} */
+  analyse: (body) => request('POST', '/api/analysis', body),
+  /** The analysis once deeper than step `after` (the server waits a few seconds for it). */
+  analysisNews: (id, after) => request('GET', `/api/analysis/${enc(id)}?after=${after}`),
+  stopAnalysis: (id) => request('DELETE', `/api/analysis/${enc(id)}`),
+  analysisHint: (id, cell) => request('GET',
+    `/api/analysis/${enc(id)}/hint${cell ? `?cell=${enc(cell)}` : ''}`),
 };
 
 /**

@@ -116,7 +116,9 @@ route(/^\/game\/([\w-]+)$/, 'home', async (main, m) => {
   const mod = await boardModule(info.id || id);
   const title = info.title || mod.meta.title;
   document.title = `${title} — sansu`;
-  main.append(h('h1', {}, title), h('p', {class: 'muted'}, mod.meta.pitch || ''));
+  main.append(h('h1', {}, title), h('p', {class: 'muted'}, mod.meta.pitch || '',
+    ' ', h('a', {href: `#/analysis/${info.id || id}`, 'data-action': 'analysis-board'},
+      'Explore positions on the analysis board')));
   main.append(h('div', {class: 'game-intro'}, await boardPicture(info.id || id),
     playForm(info, mod, (await catalog()).levels || ['easy'])));
   const rules = h('section', {class: 'prose', id: 'rules'}, h('p', {class: 'muted'}, 'Loading the rules…'));

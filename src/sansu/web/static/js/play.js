@@ -583,6 +583,14 @@ class GamePage {
       buttons.push(h('a', {class: 'btn', href: api.recordUrl(this.id), download: `sansu-${this.id}.json`},
         'Download the record'));
     }
+    // The analysis board, at the position shown: once the game is over, or for a spectator
+    // of a casual game that hides nothing (the server refuses every other game in play).
+    if (this.g.status !== 'active'
+        || (!held.length && this.g.casual && !this.g.hidden_information && !this.replay)) {
+      const ply = this.viewing === null ? this.g.moves.length : this.viewing;
+      buttons.push(h('a', {class: 'btn', 'data-action': 'analyse',
+        href: `#/analysis/${this.g.game}?game_id=${this.id}&ply=${ply}`}, 'Analyse'));
+    }
     this.controls.replaceChildren(...buttons);
     if (this.g.status !== 'active' && !this.reviewEl) {
       this.reviewEl = reviewPanel(this.id, (n) => this.show(n), (p) => this.seatName(p));
