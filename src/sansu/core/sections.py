@@ -70,7 +70,7 @@ class Place:
     compared by identity in hot loops; pickling preserves this.
     """
 
-    __slots__ = ("bit", "cell", "mask", "position", "section", "shift", "text")
+    __slots__ = ("bit", "cell", "mask", "position", "section", "section_bit", "shift", "text")
 
     def __init__(self, cell: int) -> None:
         self.cell = cell
@@ -81,6 +81,8 @@ class Place:
         """The bit of the cell in a section-major board mask."""
         self.shift = 9 * self.section
         """Where the cell's section begins in a section-major board mask."""
+        self.section_bit = 1 << self.section
+        """The section's bit in a 9-bit mask of sections."""
         self.text = cell_name(cell)
 
     def __str__(self) -> str:
@@ -113,6 +115,16 @@ SECTION_PLACES: Final = tuple(
     for s in range(9)
 )
 """``SECTION_PLACES[section][mask]``: the placements on the cells of a 9-bit mask."""
+
+
+SECTION_CELLS: Final = tuple(FULL << 9 * s for s in range(9))
+"""``SECTION_CELLS[section]``: the section's cells in a section-major board mask."""
+OPEN_SECTIONS: Final = tuple(
+    tuple(s for s in range(9) if not closed >> s & 1) for closed in range(512)
+)
+"""``OPEN_SECTIONS[closed]``: the sections not in the 9-bit ``closed`` mask."""
+OPEN_CELLS: Final = tuple(sum(SECTION_CELLS[s] for s in OPEN_SECTIONS[c]) for c in range(512))
+"""``OPEN_CELLS[closed]``: the cells of the sections not in ``closed``, section-major."""
 
 
 def bits_of(mask: int) -> list[int]:

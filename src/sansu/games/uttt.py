@@ -19,7 +19,10 @@ from sansu.core.sections import (
     FREE,
     FULL,
     HAS_LINE,
+    OPEN_CELLS,
+    OPEN_SECTIONS,
     PLACES,
+    SECTION_CELLS,
     SECTION_NAMES,
     SECTION_PLACES,
     Place,
@@ -45,6 +48,7 @@ class UltimateTicTacToe(Game):
 class UTTTState(SectionsView, State):
     __slots__ = (
         "_closed",
+        "_legal",
         "_marks0",
         "_marks1",
         "_occupied",
@@ -80,7 +84,14 @@ class UTTTState(SectionsView, State):
         self._won1 = won1
         self._closed = closed
         # The section sent to, or FREE when it is closed (so that FREE alone means a free move).
-        self._target = FREE if target != FREE and closed >> target & 1 else target
+        self._target = target = FREE if target != FREE and closed >> target & 1 else target
+        # The legal cells, section-major: play() checks a move with one AND.
+        if result is not None:
+            self._legal = 0
+        elif target == FREE:
+            self._legal = ~self._occupied & OPEN_CELLS[closed]
+        else:
+            self._legal = ~self._occupied & SECTION_CELLS[target]
         self.to_move = to_move
         self.last_move = last_move
         self.ply = ply
@@ -106,17 +117,13 @@ class UTTTState(SectionsView, State):
         return None
 
     def legal_moves(self) -> list[Move]:
-        if self.result is not None:
-            return []
-        occupied = self._occupied
+        legal = self._legal
         target = self._target
         if target != FREE:
-            return list(SECTION_PLACES[target][~(occupied >> (9 * target)) & FULL])
+            return [*SECTION_PLACES[target][legal >> 9 * target & FULL]]
         moves: list[Move] = []
-        closed = self._closed
-        for s in range(9):
-            if not closed >> s & 1:
-                moves += SECTION_PLACES[s][~(occupied >> (9 * s)) & FULL]
+        for s in OPEN_SECTIONS[self._closed]:
+            moves += SECTION_PLACES[s][legal >> 9 * s & FULL]
         return moves
 
     # -- playing ---------------------------------------------------------------
@@ -125,43 +132,32 @@ class UTTTState(SectionsView, State):
         if move.__class__ is not Place:
             move = self._coerce(move)
         mask = move.mask  # type: ignore[union-attr]
-        section = move.section  # type: ignore[union-attr]
-        player = self.to_move
-        occupied = self._occupied
-        closed = self._closed
-        target = self._target
-        if (
-            player is None
-            or occupied & mask
-            or closed >> section & 1
-            or (target != FREE and section != target)
-        ):
+        if not self._legal & mask:  # taken, closed, elsewhere than sent to, or the game is over
             raise self._why_illegal(move)  # type: ignore[arg-type]
-        occupied |= mask
-        marks0, marks1, won0, won1 = self._marks0, self._marks1, self._won0, self._won1
+        player = self.to_move
         shift = move.shift  # type: ignore[union-attr]
+        occupied = self._occupied | mask
+        marks0, marks1, won0, won1 = self._marks0, self._marks1, self._won0, self._won1
+        closed = self._closed
         if player == 0:
             marks0 |= mask
-            mine = marks0 >> shift & FULL
+            line = HAS_LINE[marks0 >> shift & FULL]
         else:
             marks1 |= mask
-            mine = marks1 >> shift & FULL
+            line = HAS_LINE[marks1 >> shift & FULL]
         result = None
-        if HAS_LINE[mine]:
-            closed |= 1 << section
+        if line:
+            closed |= move.section_bit  # type: ignore[union-attr]
             if player == 0:
-                won0 |= 1 << section
-                if HAS_LINE[won0]:
-                    result = Result.win(0, reason="three sections in a row")
+                won0 |= move.section_bit  # type: ignore[union-attr]
             else:
-                won1 |= 1 << section
-                if HAS_LINE[won1]:
-                    result = Result.win(1, reason="three sections in a row")
+                won1 |= move.section_bit  # type: ignore[union-attr]
+            if HAS_LINE[won0 if player == 0 else won1]:
+                result = Result.win(player, reason="three sections in a row")  # type: ignore[arg-type]
         elif occupied >> shift & FULL == FULL:
-            closed |= 1 << section
-        if result is None and closed == FULL:
+            closed |= move.section_bit  # type: ignore[union-attr]
+        if closed == FULL and result is None:
             result = Result.drawn("no section is open and nobody has three in a row")
-        position = move.position  # type: ignore[union-attr]
         # Slots set one by one: much cheaper than a call of __init__ with eleven arguments.
         new = _new(UTTTState)
         new.game = self.game
@@ -171,11 +167,22 @@ class UTTTState(SectionsView, State):
         new._won0 = won0
         new._won1 = won1
         new._closed = closed
-        new._target = FREE if closed >> position & 1 else position
-        new.to_move = None if result is not None else 1 - player
         new.last_move = move
         new.ply = self.ply + 1
         new.result = result
+        position = move.position  # type: ignore[union-attr]
+        if result is not None:
+            new.to_move = None
+            new._target = FREE
+            new._legal = 0
+        elif closed >> position & 1:  # sent to a closed section: a free move
+            new.to_move = 1 - player  # type: ignore[operator]
+            new._target = FREE
+            new._legal = ~occupied & OPEN_CELLS[closed]
+        else:
+            new.to_move = 1 - player  # type: ignore[operator]
+            new._target = position
+            new._legal = ~occupied & SECTION_CELLS[position]
         return new
 
     def _why_illegal(self, move: Place) -> IllegalMove:
