@@ -25,6 +25,7 @@ from typing import Any
 import numpy as np
 
 from sansu.core.protocol import Game, Move, State
+from sansu.core.sections import PLACES
 
 SUMODOKU_ERASE = 729
 SUMODOKU_WORDS = ("sudoku", "challenge", "timeout")
@@ -77,6 +78,15 @@ class Encoding(ABC):
     def observation(self, state: State) -> np.ndarray:
         """What the player to move observes, ``observation_shape`` entries."""
 
+    def next_observation(self, previous: np.ndarray, before: State, after: State) -> np.ndarray:
+        """``observation(after)``, given ``previous = observation(before)`` and one move between.
+
+        A new array (``previous`` is left as it is). Games whose moves change
+        little of the observation override this to patch a copy instead of
+        building it again.
+        """
+        return self.observation(after)
+
 
 def _bits(mask: int, count: int) -> np.ndarray:
     """The low ``count`` bits of ``mask`` as a uint8 array, lowest first."""
@@ -110,8 +120,6 @@ class SectionsEncoding(Encoding):
         return f"r{cell // 9 + 1}c{cell % 9 + 1}"
 
     def move_of(self, state: State, action: int) -> Move:
-        from sansu.core.sections import PLACES
-
         if not 0 <= action < 81:
             raise ValueError(f"action {action} is not one of 0 to 80")
         return PLACES[action]
@@ -120,9 +128,10 @@ class SectionsEncoding(Encoding):
         return sorted(m.cell for m in state.legal_moves())  # type: ignore[attr-defined]
 
     def mask(self, state: State) -> np.ndarray:
-        out = np.zeros(81, dtype=np.int8)
-        out[[m.cell for m in state.legal_moves()]] = 1  # type: ignore[attr-defined]
-        return out
+        out = bytearray(81)  # a Python loop over a handful of moves beats NumPy's fancy indexing
+        for move in state.legal_moves():
+            out[move.cell] = 1  # type: ignore[attr-defined]
+        return np.frombuffer(out, dtype=np.int8)
 
     def observation(self, state: State) -> np.ndarray:
         boards = state.bitboards()  # type: ignore[attr-defined]
@@ -137,6 +146,22 @@ class SectionsEncoding(Encoding):
             nibbles[0::2] = raw & 15
             nibbles[1::2] = raw >> 4
             obs[1] = nibbles[BIT_OF_CELL]
+        return obs
+
+    def next_observation(self, previous: np.ndarray, before: State, after: State) -> np.ndarray:
+        """A placement changes its cell and, when it closes sections, the section plane."""
+        move: Any = after.last_move
+        mover = before.to_move
+        if move is None or mover is None or after.ply != before.ply + 1:
+            return self.observation(after)
+        obs = previous.copy()
+        cell = move.cell
+        obs[0, cell] = mover + 1
+        if self.digits:
+            obs[1, cell] = after.digit_at(cell)  # type: ignore[attr-defined]
+        sections = after.bitboards()[2:5]  # type: ignore[attr-defined]
+        if sections != before.bitboards()[2:5]:  # type: ignore[attr-defined]
+            obs[-1] = _section_plane(*sections)
         return obs
 
 
