@@ -19,6 +19,7 @@ The engines stay the rules: an encoding only translates.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from collections.abc import Iterable
 from functools import lru_cache
 from typing import Any
 
@@ -210,9 +211,11 @@ class ThirtyFiveEncoding(Encoding):
         filled, red, hl0, hl1, values = state.bitboards()  # type: ignore[attr-defined]
         cells = self.cells
         obs = np.empty(self.observation_shape, dtype=np.int8)
-        obs[0] = _bits(filled, cells) * (2 - _bits(red, cells))
+        # The four masks unpacked at once: filled, red, highlight 0, highlight 1.
+        bits = _bits(filled | red << cells | hl0 << 2 * cells | hl1 << 3 * cells, 4 * cells)
+        obs[0] = bits[:cells] * (2 - bits[cells : 2 * cells])
         obs[1] = np.frombuffer(values.to_bytes(cells, "little"), dtype=np.uint8)
-        obs[2] = _bits(hl0, cells) + 2 * _bits(hl1, cells)
+        obs[2] = bits[2 * cells : 3 * cells] + 2 * bits[3 * cells :]
         return obs
 
 
@@ -230,13 +233,17 @@ class SumodokuEncoding(Encoding):
     observation_shape = (186,)
     observation_high = 81
 
-    def action_of(self, move: Move) -> int:
-        from sansu.games.sumodoku import Erase, Placement
+    def __init__(self, game: Game) -> None:
+        super().__init__(game)
+        from sansu.games.sumodoku import Erase, Placement  # once: an import a call costs a µs
 
+        self._placement, self._erase = Placement, Erase
+
+    def action_of(self, move: Move) -> int:
         kind = move.__class__
-        if kind is Placement:
+        if kind is self._placement:
             return 9 * move.cell + move.colour - 1  # type: ignore[attr-defined]
-        if kind is Erase:
+        if kind is self._erase:
             return SUMODOKU_ERASE + move.cell  # type: ignore[attr-defined]
         return SUMODOKU_ERASE + 81 + SUMODOKU_WORDS.index(str(move))
 
@@ -293,22 +300,45 @@ class ChallengeEncoding(Encoding):
         return super().text_of(action)
 
     def observation(self, state: State) -> np.ndarray:
-        st: Any = state
         obs = np.zeros(self.observation_shape, dtype=np.int16)
-        grid = st.grid
-        obs[:81] = grid
-        for cell in range(81):
-            if grid[cell]:
-                who = st.owner(cell)
-                obs[81 + cell] = 1 if who is None else who + 2
-            obs[162 + cell] = sum(1 << d for d in st.wrong_digits(cell))
-        obs[243 : 243 + len(st.scores)] = st.scores
-        obs[248] = st.round
-        obs[249] = st.round_count
-        obs[250] = st.entries_left
-        obs[251] = 0 if st.required_cell is None else st.required_cell + 1
-        obs[252] = 0 if st.to_move is None else st.to_move + 1
+        _challenge_cells(obs, state, range(81))
+        _challenge_counts(obs, state)
         return obs
+
+    def next_observation(self, previous: np.ndarray, before: State, after: State) -> np.ndarray:
+        """A move changes the cells it enters (and the grid where it fills), and the counts."""
+        b: Any = before
+        a: Any = after
+        obs = previous.copy()
+        cells = set()
+        if a.grid != b.grid:
+            cells.update(c for c, (x, y) in enumerate(zip(a.grid, b.grid, strict=True)) if x != y)
+        cell = getattr(a.last_move, "cell", None)
+        if cell is not None:
+            cells.add(cell)
+        _challenge_cells(obs, a, cells)
+        _challenge_counts(obs, a)
+        return obs
+
+
+def _challenge_cells(obs: np.ndarray, state: Any, cells: Iterable[int]) -> None:
+    """The three per-cell planes of a Sudoku Challenge observation, for ``cells``."""
+    grid = state.grid
+    for cell in cells:
+        digit = obs[cell] = grid[cell]
+        who = state.owner(cell)
+        obs[81 + cell] = 0 if not digit else 1 if who is None else who + 2
+        obs[162 + cell] = sum(1 << d for d in state.wrong_digits(cell))
+
+
+def _challenge_counts(obs: np.ndarray, state: Any) -> None:
+    """The scores, round and turn fields of a Sudoku Challenge observation."""
+    obs[243 : 243 + len(state.scores)] = state.scores
+    obs[248] = state.round
+    obs[249] = state.round_count
+    obs[250] = state.entries_left
+    obs[251] = 0 if state.required_cell is None else state.required_cell + 1
+    obs[252] = 0 if state.to_move is None else state.to_move + 1
 
 
 def encoding_for(game: Game) -> Encoding:
