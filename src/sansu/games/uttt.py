@@ -154,7 +154,9 @@ class UTTTState(SectionsView, State):
                 won1 |= move.section_bit  # type: ignore[union-attr]
             if HAS_LINE[won0 if player == 0 else won1]:
                 result = Result.win(player, reason="three sections in a row")  # type: ignore[arg-type]
-        elif occupied >> shift & FULL == FULL:
+        elif self._legal == mask or (  # sent here: its last empty cell; or a free move filling it
+            self._target == FREE and occupied >> shift & FULL == FULL
+        ):
             closed |= move.section_bit  # type: ignore[union-attr]
         if closed == FULL and result is None:
             result = Result.drawn("no section is open and nobody has three in a row")
