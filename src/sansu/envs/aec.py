@@ -17,10 +17,10 @@ wrapper, whose attribute look-ups would cost more than the game.
 
 Speed: the order checks are PettingZoo's own wrapper, subclassed so that the
 calls of every step reach the environment directly instead of through two
-``__getattr__`` look-ups per attribute; the observation is patched from the
-previous one (:meth:`Encoding.next_observation`) and the mask built once per
-position. What remains per step is PettingZoo's protocol itself (``last``,
-the dictionaries, NumPy arrays): see ``docs/research.md``.
+``__getattr__`` look-ups per attribute, and the observation is patched from
+the previous one (:meth:`Encoding.next_observation`). What remains per step
+is PettingZoo's protocol itself (``last``, the dictionaries, NumPy arrays):
+see ``docs/research.md``.
 """
 
 from __future__ import annotations
@@ -119,8 +119,6 @@ class SansuEnv(AECEnv):
         self.state: State = self.game.initial_state()
         self._observation = self.encoding.observation(self.state)
         """The observation of ``state``; handed out as copies."""
-        self._mask: np.ndarray | None = None
-        """The mask of ``state`` once asked for; handed out as copies."""
         probe: Any = self.state
         self._scored = getattr(probe, "scores", None) is not None
         """Whether the game keeps scores (then ``infos`` carry them at every step)."""
@@ -138,7 +136,6 @@ class SansuEnv(AECEnv):
                 self.action_spaces[agent].seed(seed + i)
         self.state = self.game.initial_state()
         self._observation = self.encoding.observation(self.state)
-        self._mask: np.ndarray | None = None
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -151,9 +148,7 @@ class SansuEnv(AECEnv):
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         to_move = self.state.to_move
         if to_move is not None and agent == self.possible_agents[to_move]:
-            if self._mask is None:
-                self._mask = self.encoding.mask(self.state)
-            mask = self._mask.copy()
+            mask = self.encoding.mask(self.state)  # built afresh: cheaper than a kept one's copy
         else:
             mask = np.zeros(self.encoding.num_actions, dtype=np.int8)
         return {"observation": self._observation.copy(), "action_mask": mask}
@@ -182,7 +177,6 @@ class SansuEnv(AECEnv):
             return
         self.state = state
         self._observation = self.encoding.next_observation(self._observation, before, state)
-        self._mask = None
         self._cumulative_rewards[agent] = 0.0
         if state.result is not None:
             final = returns(state)
