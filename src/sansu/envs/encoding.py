@@ -160,9 +160,10 @@ class SectionsEncoding(Encoding):
         obs[0, cell] = mover + 1
         if self.digits:
             obs[1, cell] = after.digit_at(cell)  # type: ignore[attr-defined]
-        sections = after.bitboards()[2:5]  # type: ignore[attr-defined]
-        if sections != before.bitboards()[2:5]:  # type: ignore[attr-defined]
-            obs[-1] = _section_plane(*sections)
+        boards = after.bitboards()  # type: ignore[attr-defined]
+        # A section changes state only by closing (a won section is closed too).
+        if boards[4] != before.bitboards()[4]:  # type: ignore[attr-defined]
+            obs[-1] = _section_plane(boards[2], boards[3], boards[4])
         return obs
 
 
