@@ -39,22 +39,27 @@ class UltimateTicTacToe(Game):
     aliases = ("ultimate", "ultimate_tic_tac_toe")
 
     def initial_state(self) -> UTTTState:
-        return UTTTState(self, 0, 0, 0, 0, 0, FREE, 0, None, 0, None)
+        return UTTTState(self)
 
     def parse_move(self, text: str) -> Place:
         return Place.parse(text)
 
 
 class UTTTState(SectionsView, State):
+    """A position. The masks are the mover's and the other player's, not X's and O's:
+    a move then touches the mover's alone and the two swap roles, with no branch
+    on who moves. Player ``ply % 2`` is the mover (the one who would be, once over).
+    """
+
     __slots__ = (
         "_closed",
         "_legal",
-        "_marks0",
-        "_marks1",
+        "_marks",
         "_occupied",
+        "_other_marks",
+        "_other_won",
         "_target",
-        "_won0",
-        "_won1",
+        "_won",
         "game",
         "last_move",
         "ply",
@@ -62,42 +67,29 @@ class UTTTState(SectionsView, State):
         "to_move",
     )
 
-    def __init__(
-        self,
-        game: UltimateTicTacToe,
-        marks0: int,
-        marks1: int,
-        won0: int,
-        won1: int,
-        closed: int,
-        target: int,
-        to_move: int | None,
-        last_move: Place | None,
-        ply: int,
-        result: Result | None,
-    ) -> None:
+    def __init__(self, game: UltimateTicTacToe) -> None:
+        """The position before the first move (later ones come from :meth:`play`)."""
         self.game = game
-        self._marks0 = marks0
-        self._marks1 = marks1
-        self._occupied = marks0 | marks1
-        self._won0 = won0
-        self._won1 = won1
-        self._closed = closed
+        self._marks = self._other_marks = self._occupied = 0
+        self._won = self._other_won = self._closed = 0
         # The section sent to, or FREE when it is closed (so that FREE alone means a free move).
-        self._target = target = FREE if target != FREE and closed >> target & 1 else target
+        self._target = FREE
         # The legal cells, section-major: play() checks a move with one AND.
-        if result is not None:
-            self._legal = 0
-        elif target == FREE:
-            self._legal = ~self._occupied & OPEN_CELLS[closed]
-        else:
-            self._legal = ~self._occupied & SECTION_CELLS[target]
-        self.to_move = to_move
-        self.last_move = last_move
-        self.ply = ply
-        self.result = result
+        self._legal = OPEN_CELLS[0]
+        self.to_move = 0
+        self.last_move = None
+        self.ply = 0
+        self.result = None
 
     # -- what the position is --------------------------------------------------
+
+    @property
+    def _won0(self) -> int:  # type: ignore[override]
+        return self._other_won if self.ply & 1 else self._won
+
+    @property
+    def _won1(self) -> int:  # type: ignore[override]
+        return self._won if self.ply & 1 else self._other_won
 
     def bitboards(self) -> tuple[int, int, int, int, int]:
         """The position as masks, for programs that read it in bulk (research environments).
@@ -106,15 +98,15 @@ class UTTTState(SectionsView, State):
         81-bit section-major masks (:mod:`sansu.core.sections`), then the
         sections each player has won and the closed ones, as 9-bit masks.
         """
-        return self._marks0, self._marks1, self._won0, self._won1, self._closed
+        if self.ply & 1:
+            return self._other_marks, self._marks, self._other_won, self._won, self._closed
+        return self._marks, self._other_marks, self._won, self._other_won, self._closed
 
     def mark_at(self, cell: int) -> int | None:
         bit = PLACES[cell].bit
-        if self._marks0 >> bit & 1:
-            return 0
-        if self._marks1 >> bit & 1:
-            return 1
-        return None
+        if not self._occupied >> bit & 1:
+            return None
+        return (self.ply + (not self._marks >> bit & 1)) % 2
 
     def legal_moves(self) -> list[Move]:
         legal = self._legal
@@ -134,40 +126,31 @@ class UTTTState(SectionsView, State):
         mask = move.mask  # type: ignore[union-attr]
         if not self._legal & mask:  # taken, closed, elsewhere than sent to, or the game is over
             raise self._why_illegal(move)  # type: ignore[arg-type]
-        player = self.to_move
         shift = move.shift  # type: ignore[union-attr]
         occupied = self._occupied | mask
-        marks0, marks1, won0, won1 = self._marks0, self._marks1, self._won0, self._won1
+        marks = self._marks | mask
+        won = self._won
         closed = self._closed
-        if player == 0:
-            marks0 |= mask
-            line = HAS_LINE[marks0 >> shift & FULL]
-        else:
-            marks1 |= mask
-            line = HAS_LINE[marks1 >> shift & FULL]
         result = None
-        if line:
+        if HAS_LINE[marks >> shift & FULL]:
             closed |= move.section_bit  # type: ignore[union-attr]
-            if player == 0:
-                won0 |= move.section_bit  # type: ignore[union-attr]
-            else:
-                won1 |= move.section_bit  # type: ignore[union-attr]
-            if HAS_LINE[won0 if player == 0 else won1]:
-                result = Result.win(player, reason="three sections in a row")  # type: ignore[arg-type]
+            won |= move.section_bit  # type: ignore[union-attr]
+            if HAS_LINE[won]:
+                result = Result.win(self.to_move, reason="three sections in a row")  # type: ignore[arg-type]
         elif self._legal == mask or (  # sent here: its last empty cell; or a free move filling it
             self._target == FREE and occupied >> shift & FULL == FULL
         ):
             closed |= move.section_bit  # type: ignore[union-attr]
         if closed == FULL and result is None:
             result = Result.drawn("no section is open and nobody has three in a row")
-        # Slots set one by one: much cheaper than a call of __init__ with eleven arguments.
+        # Slots set one by one: much cheaper than a call of __init__.
         new = _new(UTTTState)
         new.game = self.game
-        new._marks0 = marks0
-        new._marks1 = marks1
+        new._marks = self._other_marks  # the next mover's
+        new._other_marks = marks
+        new._won = self._other_won
+        new._other_won = won
         new._occupied = occupied
-        new._won0 = won0
-        new._won1 = won1
         new._closed = closed
         new.last_move = move
         new.ply = self.ply + 1
@@ -178,11 +161,11 @@ class UTTTState(SectionsView, State):
             new._target = FREE
             new._legal = 0
         elif closed >> position & 1:  # sent to a closed section: a free move
-            new.to_move = 1 - player  # type: ignore[operator]
+            new.to_move = 1 - self.to_move  # type: ignore[operator]
             new._target = FREE
             new._legal = ~occupied & OPEN_CELLS[closed]
         else:
-            new.to_move = 1 - player  # type: ignore[operator]
+            new.to_move = 1 - self.to_move  # type: ignore[operator]
             new._target = position
             new._legal = ~occupied & SECTION_CELLS[position]
         return new
@@ -193,7 +176,7 @@ class UTTTState(SectionsView, State):
         if self._occupied >> move.bit & 1:
             return IllegalMove("that cell is already taken", move.text)
         if self._closed >> move.section & 1:
-            how = "won" if (self._won0 | self._won1) >> move.section & 1 else "full"
+            how = "won" if (self._won | self._other_won) >> move.section & 1 else "full"
             return IllegalMove(
                 f"the {SECTION_NAMES[move.section]} section is {how}, so no more moves go there",
                 move.text,
@@ -205,12 +188,8 @@ class UTTTState(SectionsView, State):
     def cells_json(self) -> list[dict[str, Any] | None]:
         out: list[dict[str, Any] | None] = []
         for place in PLACES:
-            if self._marks0 >> place.bit & 1:
-                out.append({"player": 0, "value": None})
-            elif self._marks1 >> place.bit & 1:
-                out.append({"player": 1, "value": None})
-            else:
-                out.append(None)
+            mark = self.mark_at(place.cell)
+            out.append(None if mark is None else {"player": mark, "value": None})
         return out
 
     def extra_json(self) -> dict[str, Any]:
