@@ -29,7 +29,6 @@ from sansu.core.sections import (
     FREE,
     FULL,
     HAS_LINE,
-    OPEN_CELLS,
     OPEN_SECTIONS,
     PLACES,
     SECTION_NAMES,
@@ -96,16 +95,16 @@ def _route(
     target: int,
     occupied: int,
     digits: int,
-    won0: int,
-    won1: int,
+    won: int,
     closed: int,
     by_constraint: int,
     blocked: int,
-) -> tuple[int, int, Result | None, int, int, int, int, int]:
+) -> tuple[int, int, Result | None, int, int, int, int]:
     """Where the next player may play when the section sent to is closed or blocked.
 
-    Applies wildcards and wins by constraint (repeatedly) and returns the new
-    ``(target, legal, result, won0, won1, closed, by_constraint, blocked)``.
+    Applies wildcards and wins by constraint (repeatedly: each goes to the
+    ``mover``, whose won sections are ``won``) and returns the new
+    ``(target, legal, result, won, closed, by_constraint, blocked)``.
     """
     result = None
     legal = 0
@@ -126,18 +125,15 @@ def _route(
         for s in allowed:
             closed |= 1 << s
             by_constraint |= 1 << s
-            if mover == 0:
-                won0 |= 1 << s
-            else:
-                won1 |= 1 << s
+            won |= 1 << s
             blocked = _unblock(s, occupied, digits, blocked)
         target = FREE
-        if HAS_LINE[won0 if mover == 0 else won1]:
+        if HAS_LINE[won]:
             result = Result.win(mover, reason="three sections in a row")
             break
     if result is not None:
         legal = 0
-    return target, legal, result, won0, won1, closed, by_constraint, blocked
+    return target, legal, result, won, closed, by_constraint, blocked
 
 
 class Sansumoku(Game):
@@ -158,34 +154,29 @@ class SansumokuState(SectionsView, State):
         "_closed",
         "_digits",
         "_legal",
-        "_marks0",
-        "_marks1",
+        "_marks",
         "_occupied",
+        "_other_marks",
+        "_other_won",
         "_target",
-        "_won0",
-        "_won1",
+        "_won",
         "game",
         "last_move",
         "ply",
         "result",
         "to_move",
     )
-    # Besides the section-major masks (:mod:`sansu.core.sections`): ``_digits``
-    # four bits a cell; ``_blocked`` where each digit already is (see
-    # ``_legal_in``); ``_legal`` the legal cells, so that play() checks a move
-    # with one AND.
+    # Besides the masks of SectionsView (the mover's and the other player's):
+    # ``_digits`` four bits a cell, ``_blocked`` where each digit already is
+    # (see ``_legal_in``), ``_by_constraint`` the sections won so.
 
     def __init__(self, game: Sansumoku) -> None:
         """The position before the first move (later ones come from :meth:`play`)."""
         self.game = game
-        self._marks0 = self._marks1 = self._occupied = self._digits = self._blocked = 0
-        self._won0 = self._won1 = self._closed = self._by_constraint = 0
-        self._target = FREE
-        self._legal = OPEN_CELLS[0]
+        self._start()
+        self._digits = self._blocked = self._by_constraint = 0
         self.to_move = 0
         self.last_move = None
-        self.ply = 0
-        self.result = None
 
     # -- what the position is --------------------------------------------------
 
@@ -200,19 +191,14 @@ class SansumokuState(SectionsView, State):
         """The digit the next move in ``section`` places, or ``None`` once it is closed."""
         if self._closed >> section & 1:
             return None
-        return ((self._marks0 | self._marks1) >> (9 * section) & FULL).bit_count() + 1
+        return (self._occupied >> (9 * section) & FULL).bit_count() + 1
 
     def digit_at(self, cell: int) -> int | None:
         digit = self._digits >> (4 * PLACES[cell].bit) & 15
         return digit or None
 
     def player_at(self, cell: int) -> int | None:
-        bit = PLACES[cell].bit
-        if self._marks0 >> bit & 1:
-            return 0
-        if self._marks1 >> bit & 1:
-            return 1
-        return None
+        return self._player_on(PLACES[cell].bit)
 
     def bitboards(self) -> tuple[int, int, int, int, int, int]:
         """The position as masks, for programs that read it in bulk (research environments).
@@ -222,7 +208,10 @@ class SansumokuState(SectionsView, State):
         the sections each player has won and the closed ones (9-bit masks),
         and the digits, four bits per section-major cell.
         """
-        return self._marks0, self._marks1, self._won0, self._won1, self._closed, self._digits
+        mine, theirs, won, other_won = self._marks, self._other_marks, self._won, self._other_won
+        if self.ply & 1:
+            return theirs, mine, other_won, won, self._closed, self._digits
+        return mine, theirs, won, other_won, self._closed, self._digits
 
     def won_by_constraint(self, section: int) -> bool:
         return bool(self._by_constraint >> section & 1)
@@ -250,30 +239,21 @@ class SansumokuState(SectionsView, State):
             raise self._why_illegal(move)  # type: ignore[arg-type]
         bit = move.bit  # type: ignore[union-attr]
         shift = move.shift  # type: ignore[union-attr]
-        mover: int = self.to_move  # type: ignore[assignment]
         before = self._occupied
         occupied = before | mask
         count = (before >> shift & FULL).bit_count()  # digits already in the section
         digits = self._digits | (count + 1) << 4 * bit
         blocked = self._blocked | BLOCKS[bit] << 6 * count
-        won0, won1, closed = self._won0, self._won1, self._closed
-        marks0, marks1 = self._marks0, self._marks1
-        if mover == 0:
-            marks0 |= mask
-            line = HAS_LINE[marks0 >> shift & FULL]
-        else:
-            marks1 |= mask
-            line = HAS_LINE[marks1 >> shift & FULL]
+        marks = self._marks | mask
+        won = self._won
+        closed = self._closed
         result = None
-        if line:
+        if HAS_LINE[marks >> shift & FULL]:
             closed |= move.section_bit  # type: ignore[union-attr]
-            if mover == 0:
-                won0 |= move.section_bit  # type: ignore[union-attr]
-            else:
-                won1 |= move.section_bit  # type: ignore[union-attr]
+            won |= move.section_bit  # type: ignore[union-attr]
             blocked = _unblock(move.section, occupied, digits, blocked)  # type: ignore[union-attr]
-            if HAS_LINE[won0 if mover == 0 else won1]:
-                result = Result.win(mover, reason="three sections in a row")
+            if HAS_LINE[won]:
+                result = Result.win(self.to_move, reason="three sections in a row")  # type: ignore[arg-type]
         elif count == 8:
             closed |= move.section_bit  # type: ignore[union-attr]
 
@@ -284,24 +264,31 @@ class SansumokuState(SectionsView, State):
         else:
             legal = 0 if closed >> target & 1 else _legal_in(target, occupied, blocked)
             if not legal:  # a wildcard, a win by constraint, or the end
-                target, legal, result, won0, won1, closed, by_constraint, blocked = _route(
-                    mover, target, occupied, digits, won0, won1, closed, by_constraint, blocked
+                target, legal, result, won, closed, by_constraint, blocked = _route(
+                    self.to_move,
+                    target,
+                    occupied,
+                    digits,
+                    won,
+                    closed,
+                    by_constraint,
+                    blocked,  # type: ignore[arg-type]
                 )
-        # Slots set one by one: much cheaper than a call of __init__ with sixteen arguments.
+        # Slots set one by one: much cheaper than a call of __init__.
         new = _new(SansumokuState)
         new.game = self.game
-        new._marks0 = marks0
-        new._marks1 = marks1
+        new._marks = self._other_marks  # the next mover's
+        new._other_marks = marks
+        new._won = self._other_won
+        new._other_won = won
         new._occupied = occupied
         new._digits = digits
         new._blocked = blocked
-        new._won0 = won0
-        new._won1 = won1
         new._closed = closed
         new._by_constraint = by_constraint
         new._target = target
         new._legal = legal
-        new.to_move = None if result is not None else 1 - mover
+        new.to_move = None if result is not None else 1 - self.to_move  # type: ignore[operator]
         new.last_move = move
         new.ply = self.ply + 1
         new.result = result
@@ -311,11 +298,11 @@ class SansumokuState(SectionsView, State):
         text = move.text
         if self.result is not None:
             return IllegalMove("the game is over", text)
-        if (self._marks0 | self._marks1) >> move.bit & 1:
+        if self._occupied >> move.bit & 1:
             return IllegalMove("that cell is already taken", text)
         section = move.section
         if self._closed >> section & 1:
-            how = "won" if (self._won0 | self._won1) >> section & 1 else "full"
+            how = "won" if (self._won | self._other_won) >> section & 1 else "full"
             return IllegalMove(
                 f"the {SECTION_NAMES[section]} section is {how}, so no more digits go there", text
             )

@@ -46,10 +46,7 @@ class UltimateTicTacToe(Game):
 
 
 class UTTTState(SectionsView, State):
-    """A position. The masks are the mover's and the other player's, not X's and O's:
-    a move then touches the mover's alone and the two swap roles, with no branch
-    on who moves. Player ``ply % 2`` is the mover (the one who would be, once over).
-    """
+    """A position: the masks of :class:`SectionsView` (the mover's and the other player's)."""
 
     __slots__ = (
         "_closed",
@@ -67,29 +64,18 @@ class UTTTState(SectionsView, State):
         "to_move",
     )
 
+    # ``_target`` is the section sent to, or FREE when it is closed (so that FREE
+    # alone means a free move); ``_legal`` the legal cells, so that play() checks
+    # a move with one AND.
+
     def __init__(self, game: UltimateTicTacToe) -> None:
         """The position before the first move (later ones come from :meth:`play`)."""
         self.game = game
-        self._marks = self._other_marks = self._occupied = 0
-        self._won = self._other_won = self._closed = 0
-        # The section sent to, or FREE when it is closed (so that FREE alone means a free move).
-        self._target = FREE
-        # The legal cells, section-major: play() checks a move with one AND.
-        self._legal = OPEN_CELLS[0]
+        self._start()
         self.to_move = 0
         self.last_move = None
-        self.ply = 0
-        self.result = None
 
     # -- what the position is --------------------------------------------------
-
-    @property
-    def _won0(self) -> int:  # type: ignore[override]
-        return self._other_won if self.ply & 1 else self._won
-
-    @property
-    def _won1(self) -> int:  # type: ignore[override]
-        return self._won if self.ply & 1 else self._other_won
 
     def bitboards(self) -> tuple[int, int, int, int, int]:
         """The position as masks, for programs that read it in bulk (research environments).
@@ -103,10 +89,7 @@ class UTTTState(SectionsView, State):
         return self._marks, self._other_marks, self._won, self._other_won, self._closed
 
     def mark_at(self, cell: int) -> int | None:
-        bit = PLACES[cell].bit
-        if not self._occupied >> bit & 1:
-            return None
-        return (self.ply + (not self._marks >> bit & 1)) % 2
+        return self._player_on(PLACES[cell].bit)
 
     def legal_moves(self) -> list[Move]:
         legal = self._legal
