@@ -35,7 +35,7 @@ from pettingzoo.utils.env_logger import EnvLogger
 
 from sansu.core.protocol import State
 from sansu.core.registry import load_game
-from sansu.envs.encoding import encoding_for, returns
+from sansu.envs.encoding import INT8, encoding_for, returns
 
 
 def env(game_id: str, render_mode: str | None = None, **options: Any) -> AECEnv:
@@ -150,7 +150,7 @@ class SansuEnv(AECEnv):
         if to_move is not None and agent == self.possible_agents[to_move]:
             mask = self.encoding.mask(self.state)  # built afresh: cheaper than a kept one's copy
         else:
-            mask = np.zeros(self.encoding.num_actions, dtype=np.int8)
+            mask = np.zeros(self.encoding.num_actions, INT8)
         return {"observation": self._observation.copy(), "action_mask": mask}
 
     def step(self, action: int | None) -> None:
