@@ -38,6 +38,7 @@ from sansu.server.rounds import KEEP_FINISHED, KEEP_IDLE
 from sansu.server.security_headers import install as install_security_headers
 from sansu.server.service import GameService
 from sansu.server.store import Store
+from sansu.server.tournaments_api import build_tournaments_router
 from sansu.server.views import catalog
 
 log = logging.getLogger("sansu.server")
@@ -277,6 +278,7 @@ def create_app(
     app.include_router(review_routes)
     app.include_router(accounts_router := build_accounts_router(store))
     app.include_router(hint_routes := build_hints_router(service))
+    app.include_router(tournament_routes := build_tournaments_router(store, service.tournaments))
 
     static = Path(static_dir) if static_dir is not None else STATIC
     if (static / "index.html").is_file():
@@ -309,6 +311,7 @@ def create_app(
             *review_routes.routes,
             *accounts_router.routes,
             *hint_routes.routes,
+            *tournament_routes.routes,
         ],
     )
     app.add_middleware(BodyLimit)

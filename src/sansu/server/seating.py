@@ -99,10 +99,14 @@ class Seating:
         casual: bool = True,
         time_control: Mapping[str, Any] | None = None,
         user: User | None = None,
+        bind: Mapping[int, User] | None = None,
+        meta: Mapping[str, Any] | None = None,
     ) -> tuple[LiveGame, str | None]:
         """A new game; returns it and the creator's token (``None`` if they took no seat).
 
-        ``user``: the signed-in creator, whose seats are bound to their account."""
+        ``user``: the signed-in creator, whose seats are bound to their account.
+        ``bind``: seats taken at once for other accounts (a tournament's pairing),
+        each with a token nobody is shown. ``meta``: stored with the game."""
         try:
             tc = check_time_control(time_control)
             options = with_aids_default(game_id, options or {}, seats)
@@ -134,6 +138,13 @@ class Seating:
                 seat_list[seat].name = user.name
             elif name:
                 seat_list[seat].name = name[:MAX_NAME]
+        for seat, player in (bind or {}).items():
+            if seat not in humans or seat in take:
+                raise ApiError(422, "bad_seat", f"seat {seat} cannot be bound to an account")
+            seat_list[seat].token_hash = hash_token(secrets.token_urlsafe(24))
+            seat_list[seat].joined_at = now
+            seat_list[seat].user_id = player.id
+            seat_list[seat].name = player.name
         live = LiveGame(
             id=new_id(),
             game=game,
@@ -147,6 +158,7 @@ class Seating:
             clock=ClockState.start(tc, len(seat_list)),
             time_control=tc,
             seed_chosen=seed_chosen,
+            meta=dict(meta or {}),
             created_at=now,
             updated_at=now,
         )
