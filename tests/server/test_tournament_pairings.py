@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 from collections import Counter
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -47,6 +48,13 @@ def test_odd_field_gives_the_lowest_a_bye() -> None:
     entrants = swiss.seeds({i: 2000 - 10 * i for i in range(1, 8)})
     boards = swiss.pair_round(entrants, [], 3)
     assert boards[-1] == Board(7, None)
+
+
+def test_no_pairing_without_a_rematch_is_refused() -> None:
+    entrants = swiss.seeds({1: 1500.0, 2: 1400.0})
+    first = [Board(1, 2, (1.0, 0.0))]
+    with pytest.raises(ValueError, match="without a rematch"):
+        swiss.pair_round(entrants, [first], 3)
 
 
 @settings(max_examples=40, deadline=None)
@@ -111,8 +119,6 @@ def test_round_robin_everyone_meets_once_colours_balanced(count: int) -> None:
 
 
 def test_round_robin_refuses_more_than_sixteen() -> None:
-    import pytest
-
     with pytest.raises(ValueError, match="2 to 16"):
         round_robin.schedule(swiss.seeds({i: 1500.0 for i in range(17)}))
 

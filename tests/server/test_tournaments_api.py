@@ -332,3 +332,65 @@ def test_restart_mid_round(db_path: str, fast_hashing: None) -> None:
     with engine.connect() as c:
         assert c.execute(sa.text("SELECT COUNT(*) FROM games")).scalar() == games_before + 2
     engine.dispose()
+
+
+def test_round_robin_withdrawal_forfeits_and_rests(
+    client: TestClient, four: dict[str, Browser]
+) -> None:
+    """Three players: one rests each round; Carol withdraws after round 1, so her later
+    opponents win without a game; pairings are announced to the listeners (bots)."""
+    heard: list[Any] = []
+
+    async def listener(pairing: Any) -> None:
+        heard.append(pairing)
+
+    client.app.state.service.tournaments.on_pairing(listener)
+    tid = create(four["Alice"], format="round_robin")["id"]
+    for name in ("Alice", "Bob", "Carol"):
+        act(four[name], tid, "join")
+    t = act(four["Alice"], tid, "start")
+    assert t["rounds"][0]["pairings"][-1]["kind"] == "bye" and t["rounds"] and t["round"] == 1
+    (game,) = open_games(t)
+    assert [(p.tournament_id, p.game_id) for p in heard] == [(tid, game["game_id"])]
+    assert heard[0].players == tuple(x["user_id"] for x in game["players"])
+    act(four["Carol"], tid, "withdraw")
+    loser = game["players"][1]["name"]
+    resign(four[loser], game["game_id"])
+    t = wait_for(client, tid, lambda t: t["status"] == "finished" or len(open_games(t)) == 1)
+    while t["status"] != "finished":
+        for p in open_games(t):
+            resign(four[p["players"][1]["name"]], p["game_id"])
+        done = finished(t)
+        t = wait_for(client, tid, lambda t, n=done: finished(t) > n)
+    kinds = sorted(p["kind"] for r in t["rounds"] for p in r["pairings"])
+    assert kinds.count("bye") == 3 and kinds.count("forfeit") >= 1
+    assert kinds.count("game") + kinds.count("forfeit") == 3
+    assert len(t["rounds"]) == 3
+    forfeits = [p for r in t["rounds"] for p in r["pairings"] if p["kind"] == "forfeit"]
+    assert all(p["players"][1]["name"] == "Carol" for p in forfeits)
+    total = {s["name"]: s["score"] for s in t["standings"]}
+    assert sum(total.values()) == 3.0  # three pairs, a point each: games or forfeits
+    carol = next(s for s in t["standings"] if s["name"] == "Carol")
+    assert carol["withdrawn"]
+
+
+def test_swiss_ends_early_without_a_pairing(client: TestClient, four: dict[str, Browser]) -> None:
+    tid = create(four["Alice"], format="swiss", rounds=3)["id"]
+    act(four["Alice"], tid, "join")
+    act(four["Bob"], tid, "join")
+    t = act(four["Alice"], tid, "start")
+    (game,) = open_games(t)
+    resign(four[game["players"][1]["name"]], game["game_id"])
+    t = wait_for(client, tid, lambda t: t["status"] == "finished")
+    assert len(t["rounds"]) == 1 and t["podium"][0]["score"] == 1.0
+
+
+def test_starts_by_itself(client: TestClient, four: dict[str, Browser]) -> None:
+    tid = create(four["Alice"], format="arena", minutes=5, starts_in_minutes=0)["id"]
+    later = create(four["Alice"], format="arena", minutes=5, starts_in_minutes=0.01)["id"]
+    act(four["Bob"], later, "join")
+    act(four["Carol"], later, "join")
+    t = wait_for(client, later, lambda t: t["status"] == "running" and len(open_games(t)) == 1)
+    assert t["started_at"] >= t["starts_at"]
+    # the first one's time came with nobody entered: it waits for its creator
+    assert look(client, tid)["status"] == "upcoming"

@@ -110,7 +110,8 @@ def pair_round(
     total_rounds: int,
 ) -> list[Board]:
     """The next round's boards for ``entrants`` (the players still in), after ``history``
-    (every earlier round, results in). Byes last."""
+    (every earlier round, results in). Byes last. ``ValueError`` when no pairing avoids
+    a rematch (too few players for the rounds): the tournament then ends early."""
     if len(entrants) < 2:
         raise ValueError("a Swiss round needs at least two players")
     round_number = len(history) + 1
@@ -132,6 +133,9 @@ def pair_round(
         warnings.simplefilter("ignore")
         answer = generate_pairings("dutch", players, met, round_number, total_rounds)
     boards = [Board(p["white_id"], p.get("black_id")) for p in answer]
+    if sum(b.bye for b in boards) > len(entrants) % 2:
+        # the engine's answer when every pairing would repeat a game (or a bye)
+        raise ValueError(f"round {round_number} has no pairing without a rematch")
     return sorted(boards, key=lambda b: b.bye)
 
 

@@ -9,7 +9,8 @@ import {errorText} from './api.js';
 import {h} from './kit.js';
 import {announce, errorNotice} from './ui.js';
 
-async function call(method, path, body, csrf) {
+/** A JSON call with the session cookie (and, for a write, its CSRF token). */
+export async function call(method, path, body, csrf) {
   const headers = {Accept: 'application/json'};
   if (body !== undefined) headers['Content-Type'] = 'application/json';
   if (csrf) headers['X-CSRF-Token'] = csrf;

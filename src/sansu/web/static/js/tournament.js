@@ -4,8 +4,8 @@
 // withdraw / start, and the podium once it is over. Every write carries the
 // session's CSRF token (docs/server.md, "Accounts over HTTP").
 
+import {call} from './account.js';
 import {route} from './app.js';
-import {errorText} from './api.js';
 import {games} from './home.js';
 import {h, installStyle} from './kit.js';
 import {announce, errorNotice} from './ui.js';
@@ -13,22 +13,6 @@ import {announce, errorNotice} from './ui.js';
 const POLL_MS = 3000;
 const FORMAT_NAMES = {arena: 'Arena', swiss: 'Swiss', round_robin: 'Round-robin'};
 const STATUS_NAMES = {upcoming: 'Upcoming', running: 'Running', finished: 'Finished'};
-
-async function call(method, path, body, csrf) {
-  const headers = {Accept: 'application/json'};
-  if (body !== undefined) headers['Content-Type'] = 'application/json';
-  if (csrf) headers['X-CSRF-Token'] = csrf;
-  let res;
-  try {
-    res = await fetch(path, {method, headers, credentials: 'same-origin',
-      body: body === undefined ? undefined : JSON.stringify(body)});
-  } catch {
-    throw new Error('The server cannot be reached.');
-  }
-  const data = await res.json().catch(() => null);
-  if (!res.ok) throw new Error(errorText(data) || `${res.status} ${res.statusText}`);
-  return data;
-}
 
 let gameList = [];
 
