@@ -32,7 +32,7 @@ REQUESTS = "1200/minute"
 CREATES = "60/minute;1000/day"
 """Default: games created (new games, imported records, seats joined) and reviews asked
 for, per client."""
-CREATE_PATHS = ("/api/games", "/api/records")
+CREATE_PATHS = ("/api/games", "/api/records", "/api/tournaments")
 ACCOUNTS = "20/minute;200/day"
 """Default: sign-ups and log-ins (each attempt, right or wrong), per client."""
 ACCOUNT_PATHS = ("/api/account/signup", "/api/account/login")
