@@ -402,3 +402,23 @@ def test_starts_by_itself(client: TestClient, four: dict[str, Browser]) -> None:
     assert t["started_at"] >= t["starts_at"]
     # the first one's time came with nobody entered: it waits for its creator
     assert look(client, tid)["status"] == "upcoming"
+
+
+def test_arena_end_passes_while_the_server_is_down(db_path: str, fast_hashing: None) -> None:
+    with make_client(db_path) as client:
+        ps = people(client, "Alice", "Bob")
+        tid = create(ps["Alice"], format="arena", minutes=30)["id"]
+        act(ps["Alice"], tid, "join")
+        act(ps["Bob"], tid, "join")
+        (game,) = open_games(act(ps["Alice"], tid, "start"))
+    engine = make_engine(db_path)
+    with engine.begin() as c:
+        c.execute(sa.text("UPDATE tournaments SET ends_at = ends_at - 3600"))
+    engine.dispose()
+    with make_client(db_path) as client:
+        ps = people(client, "Alice", "Bob", new=False)
+        assert look(client, tid)["status"] == "running"  # its last game is still played
+        resign(ps["Bob"], game["game_id"])
+        t = wait_for(client, tid, lambda t: t["status"] == "finished")
+        assert finished(t) == 1 and not open_games(t)  # no game after the end
+        assert [s["name"] for s in t["podium"]] == ["Alice", "Bob"]

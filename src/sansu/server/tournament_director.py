@@ -123,7 +123,7 @@ class Director:
                 if not open_rows:
                     await self._finish(tid)
                 return
-            tables = arena.pair(self._waiting(ents, rows), t["table_size"])
+            tables = arena.pair(self._waiting(ents, rows, t["streak"]), t["table_size"])
             number = max((r["round"] for r in rows), default=0)
             planned = [
                 self._row(tid, number + 1 + i, 1, "game", list(table), now)
@@ -179,7 +179,7 @@ class Director:
         }
 
     @staticmethod
-    def _waiting(ents: list[dict], rows: list[dict]) -> list[arena.Waiting]:
+    def _waiting(ents: list[dict], rows: list[dict], streak: bool) -> list[arena.Waiting]:
         playing: set[int] = set()
         last: dict[int, frozenset[int]] = {}
         firsts: dict[int, int] = {}
@@ -191,7 +191,7 @@ class Director:
                 last[pid] = frozenset(r["players"]) - {pid}
                 games[pid] = games.get(pid, 0) + 1
             firsts[r["players"][0]] = firsts.get(r["players"][0], 0) + 1
-        lines = {ln.user_id: ln for ln in standings("arena", ents, rows)}
+        lines = {ln.user_id: ln for ln in standings("arena", ents, rows, streak=streak)}
         return [
             arena.Waiting(
                 id=e["user_id"],
