@@ -219,6 +219,9 @@ route(/^\/tournament\/([A-Za-z0-9_-]{1,24})$/, 'tournaments', async (main, match
     if (key === last) return t;
     last = key;
     heading.textContent = t.name;
+    // A redraw must not take the keyboard's place away: focus the same control again.
+    const focused = body.contains(document.activeElement) ? document.activeElement : null;
+    const same = focused && [focused.tagName, focused.getAttribute('href'), focused.textContent];
     body.replaceChildren(
       h('p', {class: 'muted'}, describe(t)),
       h('p', {'data-testid': 'tournament-status'}, h('strong', {}, STATUS_NAMES[t.status]), ' · ', clockLine(t)),
@@ -227,6 +230,11 @@ route(/^\/tournament\/([A-Za-z0-9_-]{1,24})$/, 'tournaments', async (main, match
       h('h2', {class: 'section-title', id: 'standings-h'}, 'Standings'),
       t.standings.length ? standingsTable(t) : h('p', {class: 'muted'}, 'Nobody has entered yet.'),
       roundsSection(t));
+    if (same) {
+      const again = [...body.querySelectorAll(same[0])].find((el) =>
+        el.getAttribute('href') === same[1] && el.textContent === same[2]);
+      if (again) again.focus();
+    }
     return t;
   };
   const act = async (what, payload) => {
