@@ -37,6 +37,15 @@ def act(b: Browser, tid: str, what: str, expect: int = 200, **body: Any) -> dict
     return r.json()
 
 
+def duel(ps: dict[str, Browser], **body: Any) -> tuple[str, dict[str, Any]]:
+    """A tournament of Alice and Bob, started: its id and its first game."""
+    tid = create(ps["Alice"], **body)["id"]
+    act(ps["Alice"], tid, "join")
+    act(ps["Bob"], tid, "join")
+    (game,) = open_games(act(ps["Alice"], tid, "start"))
+    return tid, game
+
+
 def look(client: TestClient, tid: str) -> dict[str, Any]:
     r = client.get(f"/api/tournaments/{tid}")
     assert r.status_code == 200, r.text
@@ -383,11 +392,7 @@ def test_round_robin_withdrawal_forfeits_and_rests(
 
 
 def test_swiss_ends_early_without_a_pairing(client: TestClient, four: dict[str, Browser]) -> None:
-    tid = create(four["Alice"], format="swiss", rounds=3)["id"]
-    act(four["Alice"], tid, "join")
-    act(four["Bob"], tid, "join")
-    t = act(four["Alice"], tid, "start")
-    (game,) = open_games(t)
+    tid, game = duel(four, format="swiss", rounds=3)
     resign(four[game["players"][1]["name"]], game["game_id"])
     t = wait_for(client, tid, lambda t: t["status"] == "finished")
     assert len(t["rounds"]) == 1 and t["podium"][0]["score"] == 1.0
@@ -406,11 +411,7 @@ def test_starts_by_itself(client: TestClient, four: dict[str, Browser]) -> None:
 
 def test_arena_end_passes_while_the_server_is_down(db_path: str, fast_hashing: None) -> None:
     with make_client(db_path) as client:
-        ps = people(client, "Alice", "Bob")
-        tid = create(ps["Alice"], format="arena", minutes=30)["id"]
-        act(ps["Alice"], tid, "join")
-        act(ps["Bob"], tid, "join")
-        (game,) = open_games(act(ps["Alice"], tid, "start"))
+        tid, game = duel(people(client, "Alice", "Bob"), format="arena", minutes=30)
     engine = make_engine(db_path)
     with engine.begin() as c:
         c.execute(sa.text("UPDATE tournaments SET ends_at = ends_at - 3600"))

@@ -10,7 +10,7 @@ from tests.server.accounts_fixtures import fast_hashing_fixture  # noqa: F401
 from tests.server.conftest import make_client
 from tests.server.test_ratings_migration import HEAD, snapshot, state
 from tests.server.test_reviews_migration import downgrade
-from tests.server.test_tournaments_api import act, create, open_games, people
+from tests.server.test_tournaments_api import duel, people
 
 TABLES = ("tournaments", "tournament_entries", "tournament_pairings")
 KEPT = ("games", "seats", "moves", "events", "users")
@@ -18,11 +18,7 @@ KEPT = ("games", "seats", "moves", "events", "users")
 
 def test_tournament_tables_come_and_go(any_db: str, fast_hashing: None) -> None:
     with make_client(any_db) as client:
-        ps = people(client, "Alice", "Bob")
-        tid = create(ps["Alice"], format="swiss", rounds=2)["id"]
-        act(ps["Alice"], tid, "join")
-        act(ps["Bob"], tid, "join")
-        (game,) = open_games(act(ps["Alice"], tid, "start"))
+        tid, game = duel(people(client, "Alice", "Bob"), format="swiss", rounds=2)
     engine = make_engine(any_db)
     tables, version = state(engine)
     assert version == HEAD and set(TABLES) <= tables
