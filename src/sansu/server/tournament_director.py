@@ -370,12 +370,14 @@ class Director:
 
 
 def _game_of(c: Connection, row: Mapping[str, Any]) -> str | None:
-    """The game created for a pairing whose row was not updated (a stop in between)."""
+    """The game created for a pairing whose row was not updated (a stop in between);
+    never an imported record, whose metadata anyone may write."""
     for gid, meta in c.execute(
         select(games_table.c.id, games_table.c.meta).where(
             games_table.c.created_at >= row["created_at"]
         )
     ):
-        if (meta or {}).get("pairing") == row["id"]:
+        meta = meta or {}
+        if meta.get("pairing") == row["id"] and not meta.get("imported"):
             return str(gid)
     return None
