@@ -136,7 +136,8 @@ class Director:
                 await self._finish(tid)
                 return
             try:
-                planned = self._next_round(t, ents, rows, now)
+                # the Dutch engine may search for a while: off the event loop
+                planned = await asyncio.to_thread(self._next_round, t, ents, rows, now)
             except ValueError as error:  # nobody left to pair, or no pairing without a rematch
                 log.info("tournament %s ends early: %s", tid, error)
                 await self._finish(tid)
