@@ -13,7 +13,7 @@ from fastapi.testclient import TestClient
 
 from sansu.server.store import make_engine
 from tests.server.accounts_fixtures import fast_hashing_fixture  # noqa: F401
-from tests.server.conftest import FEW_BLANKS, make_client
+from tests.server.conftest import FEW_BLANKS, bearer, make_client
 from tests.server.test_seat_accounts import Browser
 
 TC = {"initial_seconds": 600, "increment_seconds": 0}
@@ -423,3 +423,26 @@ def test_arena_end_passes_while_the_server_is_down(db_path: str, fast_hashing: N
         t = wait_for(client, tid, lambda t: t["status"] == "finished")
         assert finished(t) == 1 and not open_games(t)  # no game after the end
         assert [s["name"] for s in t["podium"]] == ["Alice", "Bob"]
+
+
+def test_a_player_gets_a_seat_token_for_their_own_game(
+    client: TestClient, four: dict[str, Browser]
+) -> None:
+    tid, game = duel(four, format="swiss", rounds=1)
+    gid = game["game_id"]
+    first = act(four["Alice"], tid, f"games/{gid}/token")
+    seat = first["seat"]
+    assert game["players"][seat]["name"] == "Alice"
+    again = act(four["Alice"], tid, f"games/{gid}/token")
+    assert again["seat"] == seat and again["token"] != first["token"]
+    assert client.get(f"/api/games/{gid}", headers=bearer(again["token"])).json()["you"] == [seat]
+    old = client.get(f"/api/games/{gid}", headers=bearer(first["token"]))
+    assert old.status_code == 403  # the earlier token no longer holds the seat
+    act(four["Carol"], tid, f"games/{gid}/token", expect=403)  # not her game
+    assert client.post(f"/api/tournaments/{tid}/games/{gid}/token").status_code == 401
+    other = duel(four, format="swiss", rounds=1)[0]
+    act(four["Alice"], other, f"games/{gid}/token", expect=403)  # not that tournament's game
+    r = client.post(f"/api/games/{gid}/resign", headers=bearer(again["token"]))
+    assert r.status_code == 200
+    wait_for(client, tid, lambda t: t["status"] == "finished")
+    act(four["Alice"], tid, f"games/{gid}/token", expect=409)  # the game is over

@@ -1,6 +1,7 @@
 """Tournament pages in a browser at 390 px: create a Swiss, two players join from their own
-browsers, it starts, a game ends, and both pages show the new standings and the podium;
-axe finds nothing on the list or the tournament page."""
+browsers, it starts, one opens her game from the tournament page and resigns it there, and
+both pages show the new standings and the podium; axe finds nothing on the list or the
+tournament page."""
 
 from __future__ import annotations
 
@@ -60,26 +61,27 @@ def test_create_join_play_standings(browser: Any, server_url: str) -> None:
         bob.wait_for_selector(f"[data-player='{bob_name}']")
         alice.wait_for_selector(f"[data-player='{bob_name}']")  # Alice's page follows
         press(alice, "button:has-text('Start now')")
-        link = alice.wait_for_selector("[data-testid=pairings] a[href^='#/play/']")
-        game_id = link.get_attribute("href").rsplit("/", 1)[1]
+        alice.wait_for_selector("[data-testid=pairings] button:has-text('Play your game')")
         fits(alice)
-
-        # Bob resigns his game from his own browser (his seat is bound to his account).
-        status = bob.evaluate(
-            """async (gid) => {
-                const me = await fetch('/api/account').then(r => r.json());
-                const r = await fetch(`/api/games/${gid}/resign`, {method: 'POST',
-                    headers: {'X-CSRF-Token': me.csrf_token}});
-                return r.status;
-            }""",
+        press(alice, "button:has-text('Play your game')")
+        alice.wait_for_url("**/#/play/*")
+        game_id = alice.url.rsplit("/", 1)[1]
+        alice.wait_for_selector("[data-testid=status]")
+        assert alice.evaluate(
+            "(gid) => Object.keys(JSON.parse(localStorage.getItem('sansu.seats') || '{}'))"
+            ".includes(gid)",
             game_id,
         )
-        assert status == 200
+        # Alice plays her game in the game page: she resigns it there, by keyboard.
+        alice.on("dialog", lambda dialog: dialog.accept())
+        press(alice, "[data-action=resign]")
+        alice.wait_for_selector("[data-testid=status]:has-text('resign')", timeout=15000)
+        alice.goto(f"{server_url}/#/tournament/{tid}")
         for page in (alice, bob):
             page.wait_for_selector("[data-testid=podium]", timeout=15000)
-            score = page.text_content(f"[data-player='{alice_name}'] [data-testid=score]")
+            score = page.text_content(f"[data-player='{bob_name}'] [data-testid=score]")
             assert score == "1"
-            assert page.text_content(f"[data-player='{bob_name}'] [data-testid=score]") == "0"
+            assert page.text_content(f"[data-player='{alice_name}'] [data-testid=score]") == "0"
         fits(alice)
         alice.goto(f"{server_url}/#/tournaments")
         alice.wait_for_selector(f"[data-testid=tournaments-finished] [data-tournament='{tid}']")

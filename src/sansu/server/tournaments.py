@@ -11,19 +11,22 @@ and follows their ends.
 from __future__ import annotations
 
 import asyncio
+import secrets
 import time
 from collections.abc import Callable, Mapping
+from dataclasses import replace
 from typing import Any
 
 from sqlalchemy import Connection, delete, insert, select, update
 
 import sansu
 from sansu.core.registry import game_class
-from sansu.server import round_robin
+from sansu.server import errors, round_robin
 from sansu.server.background import Background
 from sansu.server.clocks import check_time_control
 from sansu.server.errors import ApiError
-from sansu.server.live import new_id
+from sansu.server.live import Change, hash_token, new_id
+from sansu.server.models import seats as seats_table
 from sansu.server.ratings import get_rating, speed_of
 from sansu.server.rounds import Rounds
 from sansu.server.seating import Seating
@@ -225,6 +228,38 @@ class Tournaments:
         if mine is None:
             raise ApiError(409, "not_entered", "you are not in this tournament")
         return mine
+
+    # -- a player's seat in a browser ---------------------------------------------------
+
+    async def seat_token(self, tid: str, game_id: str, user: User) -> dict[str, Any]:
+        """A new token for ``user``'s seat in their game of this tournament, for a browser
+        that plays by seat tokens; it replaces the seat's previous token (the account still
+        acts for the seat, and can ask again)."""
+        _, _, rows = await self.director.load(tid)
+        row = next((r for r in rows if r["game_id"] == game_id), None)
+        if row is None or user.id not in row["players"]:
+            raise ApiError(403, "not_your_game", "your account holds no seat in this game")
+        live = await self.director.rounds.get(game_id)
+        async with live.lock:
+            if live.status != "active":
+                raise errors.game_over()
+            seat = next(s.seat for s in live.seats if s.user_id == user.id)
+            token = secrets.token_urlsafe(24)
+            digest = hash_token(token)
+            change = Change(live)
+            change.writes.append(
+                lambda c: c.execute(
+                    update(seats_table)
+                    .where(seats_table.c.game_id == game_id, seats_table.c.seat == seat)
+                    .values(token_hash=digest)
+                )
+            )
+            seats_after = [
+                replace(s, token_hash=digest) if s.seat == seat else s for s in live.seats
+            ]
+            change.apply.append(lambda: setattr(live, "seats", seats_after))
+            await self.director.rounds.commit(change, row={})
+        return {"game_id": game_id, "seat": seat, "token": token}
 
     # -- starting and advancing --------------------------------------------------------
 

@@ -101,6 +101,16 @@ def build_tournaments_router(store: Store, tournaments: Tournaments) -> APIRoute
         """Leaves the tournament."""
         return await tournaments.withdraw(tid, await player(request))
 
+    @router.post("/{tid}/games/{game_id}/token", responses=_errors(401, 403, 404, 409, 503))
+    async def seat_token(
+        tid: TournamentId,
+        game_id: Annotated[str, Path(min_length=1, max_length=24)],
+        request: Request,
+    ) -> dict[str, Any]:
+        """A seat token for the signed-in player's own game of this tournament, shown once
+        (for a page that plays by seat tokens); the seat's earlier token stops working."""
+        return await tournaments.seat_token(tid, game_id, await player(request))
+
     @router.post("/{tid}/start", responses=_errors(401, 403, 404, 409))
     async def start(tid: TournamentId, request: Request) -> dict[str, Any]:
         """Starts it now (its creator only)."""

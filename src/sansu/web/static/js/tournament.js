@@ -5,6 +5,7 @@
 // session's CSRF token (docs/server.md, "Accounts over HTTP").
 
 import {call} from './account.js';
+import {keepSeats} from './api.js';
 import {route} from './app.js';
 import {games} from './home.js';
 import {h, installStyle} from './kit.js';
@@ -149,7 +150,29 @@ function outcomeText(p) {
   return winners.length ? `${winners.join(' and ')} won` : 'draw';
 }
 
-function roundsSection(t) {
+/** Opens the player's own game: a fresh seat token for this browser, then the game page. */
+async function playMine(t, p, me, notice) {
+  try {
+    const r = await call('POST', `/api/tournaments/${t.id}/games/${p.game_id}/token`, undefined, me.csrf_token);
+    keepSeats(p.game_id, [r.seat], r.token);
+    location.hash = `#/play/${p.game_id}`;
+  } catch (error) {
+    notice.replaceChildren(errorNotice(error.message));
+  }
+}
+
+function gameLink(t, p, me, notice) {
+  const names = p.players.map((x) => x.name).join(' against ');
+  const mine = me.user && !p.finished && p.players.some((x) => x.user_id === me.user.id);
+  if (mine) {
+    return h('button', {type: 'button', class: 'btn small primary', onclick: () => playMine(t, p, me, notice)},
+      'Play your game', h('span', {class: 'visually-hidden'}, ` ${names}`));
+  }
+  return h('a', {class: 'btn small', href: `#/play/${p.game_id}`},
+    p.finished ? 'Replay' : 'Watch', h('span', {class: 'visually-hidden'}, ` ${names}`));
+}
+
+function roundsSection(t, me, notice) {
   const rounds = [...t.rounds].reverse();
   const label = t.format === 'arena' ? 'Games' : 'Rounds';
   return h('section', {'aria-labelledby': 'rounds-h'},
@@ -159,9 +182,7 @@ function roundsSection(t) {
         t.format === 'arena' ? null : h('span', {}, `Round ${r.round}, board ${p.board}`),
         h('span', {class: 'grow'}, p.players.map((x) => x.name).join(' – '), h('span', {class: 'muted'},
           ` · ${outcomeText(p)}`)),
-        p.game_id ? h('a', {class: 'btn small', href: `#/play/${p.game_id}`},
-          p.finished ? 'Replay' : 'Open game', h('span', {class: 'visually-hidden'},
-            ` ${p.players.map((x) => x.name).join(' against ')}`)) : null))))
+        p.game_id ? gameLink(t, p, me, notice) : null))))
       : h('p', {class: 'muted'}, 'No game yet.'));
 }
 
@@ -229,7 +250,7 @@ route(/^\/tournament\/([A-Za-z0-9_-]{1,24})$/, 'tournaments', async (main, match
       podium(t),
       h('h2', {class: 'section-title', id: 'standings-h'}, 'Standings'),
       t.standings.length ? standingsTable(t) : h('p', {class: 'muted'}, 'Nobody has entered yet.'),
-      roundsSection(t));
+      roundsSection(t, me, notice));
     if (same) {
       const again = [...body.querySelectorAll(same[0])].find((el) =>
         el.getAttribute('href') === same[1] && el.textContent === same[2]);
