@@ -123,7 +123,13 @@ class Director:
                 if not open_rows:
                     await self._finish(tid)
                 return
-            tables = arena.pair(self._waiting(ents, rows, t["streak"]), t["table_size"])
+            waiting = self._waiting(ents, rows, t["streak"])
+            active = sum(1 for e in ents if not (e["paused"] or e["withdrawn"]))
+            tables = arena.pair(waiting, t["table_size"], now=now, alone=active <= t["table_size"])
+            seated = {pid for table in tables for pid in table}
+            if any(w.free and w.id not in seated for w in waiting):
+                # a rematch held back now may be due later: look again then
+                self.arm(tid, min(now + arena.REMATCH_AFTER, t["ends_at"]), key=f"{tid}/wait")
             number = max((r["round"] for r in rows), default=0)
             planned = [
                 self._row(tid, number + 1 + i, 1, "game", list(table), now)
@@ -185,12 +191,14 @@ class Director:
         last: dict[int, frozenset[int]] = {}
         firsts: dict[int, int] = {}
         games: dict[int, int] = {}
+        since = {e["user_id"]: e["joined_at"] for e in ents}
         for r in sorted(rows, key=lambda r: r["round"]):
             if r["finished_at"] is None:
                 playing.update(r["players"])
             for pid in r["players"]:
                 last[pid] = frozenset(r["players"]) - {pid}
                 games[pid] = games.get(pid, 0) + 1
+                since[pid] = max(since.get(pid, 0.0), r["finished_at"] or 0.0)
             firsts[r["players"][0]] = firsts.get(r["players"][0], 0) + 1
         lines = {ln.user_id: ln for ln in standings("arena", ents, rows, streak=streak)}
         return [
@@ -202,6 +210,7 @@ class Director:
                 last_opponents=last.get(e["user_id"], frozenset()),
                 firsts=firsts.get(e["user_id"], 0),
                 games=games.get(e["user_id"], 0),
+                since=since[e["user_id"]],
             )
             for e in ents
         ]
@@ -349,15 +358,17 @@ class Director:
 
     # -- timers ------------------------------------------------------------------------
 
-    def arm(self, tid: str, when: float) -> None:
-        old = self._timers.pop(tid, None)
+    def arm(self, tid: str, when: float, *, key: str | None = None) -> None:
+        """Looks at the tournament again at ``when`` (one timer per ``key``)."""
+        key = key or tid
+        old = self._timers.pop(key, None)
         if old is not None:
             old.cancel()
-        self._timers[tid] = self.background.spawn(self._at(tid, when))
+        self._timers[key] = self.background.spawn(self._at(tid, when, key))
 
-    async def _at(self, tid: str, when: float) -> None:
+    async def _at(self, tid: str, when: float, key: str) -> None:
         await asyncio.sleep(max(0.0, when - self.time()))
-        self._timers.pop(tid, None)
+        self._timers.pop(key, None)
         try:
             t, _, _ = await self.load(tid)
             if t["status"] == "upcoming":
