@@ -50,7 +50,9 @@ class Rules:
             r, c = divmod(other, 9)
             if r == row or c == col or _box(other) == _box(cell):
                 return False
-            if self.diagonals and ((r == c and row == col) or (r + c == 8 and row + col == 8)):
+            if self.diagonals and (
+                (r == c and row == col) or (r + c == 8 and row + col == 8)
+            ):
                 return False
         if not self._parity_ok(cell, digit):
             return False

@@ -1,5 +1,6 @@
 """Generated puzzles, solved grids and layouts: unique, reproducible, always completable."""
 
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -152,6 +153,8 @@ def test_puzzle_to_dict():
     assert len(data["puzzle"]) == 81 and "." in data["puzzle"]
     rules = Constraints(diagonals=True)
     assert generate(2, constraints=rules).to_dict()["constraints"]["diagonals"] is True
+
+
 
 
 @pytest.mark.parametrize("level", ["easy", "hard"])

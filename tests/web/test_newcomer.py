@@ -48,9 +48,8 @@ def in_view(page: Any, selector: str) -> bool:
 
 
 @pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["phone", "desktop"])
-def test_every_page_without_a_game_fits_and_passes_axe(
-    browser: Any, server_url: str, viewport: dict[str, int]
-) -> None:
+def test_every_page_without_a_game_fits_and_passes_axe(browser: Any, server_url: str,
+                                                       viewport: dict[str, int]) -> None:
     page = new_page(browser, viewport)
     try:
         for address in STATIC_PAGES:
@@ -216,14 +215,9 @@ def test_a_losing_sumodoku_claim_shows_its_result_at_once(browser: Any, server_u
             game = player.game()
             legal = [m for m in game["view"]["legal_moves"] if "=" in m]
             wanted = opening[turn - 1] if turn <= len(opening) else None
-            move = (
-                wanted
-                if wanted in legal
-                else next(
-                    m
-                    for m in legal
-                    if not m.endswith("=1") and m.split("=")[0] not in ("r3c1", "r3c2", "r1c1")
-                )
+            move = wanted if wanted in legal else next(
+                m for m in legal
+                if not m.endswith("=1") and m.split("=")[0] not in ("r3c1", "r3c2", "r1c1")
             )
             player.play(move, how="pad")
         assert player.wait_turn_or_end()
