@@ -44,6 +44,7 @@ from sansu.server.security_headers import install as install_security_headers
 from sansu.server.service import GameService
 from sansu.server.store import Store
 from sansu.server.tokens_api import build_tokens_router
+from sansu.server.tournaments_api import build_tournaments_router
 from sansu.server.views import catalog
 
 log = logging.getLogger("sansu.server")
@@ -298,6 +299,7 @@ def create_app(
     app.include_router(token_routes := build_tokens_router(store))
     app.include_router(analysis_routes := build_analysis_router(service, analysis_simulations))
     app.state.analyses = analysis_routes.analyses  # type: ignore[attr-defined]
+    app.include_router(tournament_routes := build_tournaments_router(store, service.tournaments))
 
     static = Path(static_dir) if static_dir is not None else STATIC
     if (static / "index.html").is_file():
@@ -334,6 +336,7 @@ def create_app(
             *bot_routes.routes,
             *token_routes.routes,
             *analysis_routes.routes,
+            *tournament_routes.routes,
         ],
     )
     app.add_middleware(BodyLimit)

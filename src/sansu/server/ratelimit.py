@@ -33,7 +33,13 @@ CREATES = "60/minute;1000/day"
 """Default: games created (new games, imported records, seats joined, seeks posted or
 accepted, quick pairings asked) and reviews asked
 for, per client."""
-CREATE_PATHS = ("/api/games", "/api/records", "/api/lobby/seeks", "/api/lobby/pairing")
+CREATE_PATHS = (
+    "/api/games",
+    "/api/records",
+    "/api/lobby/seeks",
+    "/api/lobby/pairing",
+    "/api/tournaments",
+)
 ACCOUNTS = "20/minute;200/day"
 """Default: sign-ups and log-ins (each attempt, right or wrong), per client."""
 ACCOUNT_PATHS = ("/api/account/signup", "/api/account/login")

@@ -64,11 +64,18 @@ class Rounds:
         self.games: dict[str, LiveGame] = {}
         self._loading: dict[str, asyncio.Future[LiveGame]] = {}
         self._listeners: list[Callable[[LiveGame], None]] = []
+        self._finish_listeners: list[Callable[[LiveGame], None]] = []
         self._pins: list[Callable[[LiveGame], bool]] = []
 
     def on_change(self, listener: Callable[[LiveGame], None]) -> None:
         """Calls ``listener`` after every committed change (and for every game resumed)."""
         self._listeners.append(listener)
+
+    def on_finish(self, listener: Callable[[LiveGame], None]) -> None:
+        """Calls ``listener`` once when a game ends (rules, resignation, flag), after the
+        commit; a crash just after it may lose the call, so listeners also check the
+        store when they start."""
+        self._finish_listeners.append(listener)
 
     def pin(self, keeps: Callable[[LiveGame], bool]) -> None:
         """``keeps(live)`` true keeps the game in memory (e.g. while a computer thinks)."""
@@ -244,6 +251,7 @@ class Rounds:
             await self.store.write(job)
         except StoreError as error:
             raise ApiError(503, "store_unavailable", str(error)) from None
+        was_active = live.status == "active"
         for fn in change.apply:
             fn()
         live.seq = live_seq
@@ -252,6 +260,9 @@ class Rounds:
         live.events.extend(change.events)
         self.hub.publish(live, change.events)
         self.changed(live)
+        if was_active and live.status == "finished":
+            for listener in self._finish_listeners:
+                listener(live)
 
     async def commit_move(
         self,

@@ -9,7 +9,8 @@ Each domain is a module with one class, given the others it needs:
 - :mod:`~sansu.server.computer_turns` — the computer's moves;
 - :mod:`~sansu.server.rematch` — rematches;
 - :mod:`~sansu.server.archive` — lists, records, replays, imports;
-- :mod:`~sansu.server.events` — the event stream for reconnecting clients.
+- :mod:`~sansu.server.events` — the event stream for reconnecting clients;
+- :mod:`~sansu.server.tournaments` — arenas, Swiss and round-robin tournaments.
 
 A new domain (users, ratings, tournaments, bots) is one new module wired
 here. The HTTP and WebSocket layer (:mod:`~sansu.server.api`,
@@ -39,6 +40,7 @@ from sansu.server.rounds import KEEP_FINISHED, KEEP_IDLE, Rounds
 from sansu.server.seating import Seating
 from sansu.server.store import Store
 from sansu.server.timekeeper import Timekeeper
+from sansu.server.tournaments import Tournaments
 
 __all__ = ["GameService", "LiveGame"]
 
@@ -77,6 +79,7 @@ class GameService:
         self.rematches = Rematches(self.rounds)
         self.archive = Archive(self.rounds, store, clock, hub, abandon_after)
         self.event_log = EventLog(store)
+        self.tournaments = Tournaments(store, self.rounds, self.seating, self.background, clock)
         # The calls of the HTTP and WebSocket layer, by domain.
         self.get = self.rounds.get
         self.create = self.seating.create
@@ -127,6 +130,7 @@ class GameService:
                 await self.rounds.get(game_id)  # loading resumes its clocks and computer
             except Exception:
                 log.exception("cannot resume game %s", game_id)
+        await self.tournaments.resume()
 
     async def stop(self) -> None:
         self.timekeeper.stop()
