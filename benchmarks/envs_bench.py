@@ -14,7 +14,17 @@
 2. PettingZoo: steps per second of a masked random agent loop through
    ``pettingzoo_env`` against the same random play straight on the engine
    (``state.play(choice(state.legal_moves()))``), in alternation; the
-   overhead is engine rate / PettingZoo rate (aim: under 2×).
+   overhead is engine rate / PettingZoo rate (aim: under 2×). The agent's
+   turning the mask into a list of actions (``np.flatnonzero(mask).tolist()``,
+   which the engine loop does not need) is timed alone on the masks of
+   recorded games, and the overhead without it printed beside: what the
+   environment itself adds (both loops keep their ``choice``). Last, the same
+   loop on an ``AECEnv`` that plays no game at all (:class:`NullEnv`): the
+   floor that PettingZoo's protocol sets, whatever the game.
+
+Times are the benchmark thread's CPU time (``time.thread_time``), not the
+wall clock: on a shared machine other processes then slow a round only
+through the caches they share, not by taking the core away.
 
 Usage: ``python benchmarks/envs_bench.py [--rounds N] [--seconds S]``
 """
@@ -26,21 +36,24 @@ import random
 import statistics
 import time
 from collections.abc import Callable
+from typing import Any, ClassVar
 
 import numpy as np
+from pettingzoo import AECEnv
 
 import sansu
 from sansu.envs import VectorEnv, pettingzoo_env
+from sansu.envs.aec import OrderEnforcing
 
 BATCHES = (1, 64, 1024)
 TARGETS = {("uttt", 1024): 10e6, ("sansumoku", 1024): 5e6}
 
 
 def steps_per_second(run: Callable[[], int], seconds: float) -> float:
-    """Call ``run`` (which returns the steps it made) for about ``seconds``."""
+    """Call ``run`` (which returns the steps it made) for about ``seconds`` of CPU time."""
     steps = 0
-    start = time.perf_counter()
-    while (elapsed := time.perf_counter() - start) < seconds:
+    start = time.thread_time()
+    while (elapsed := time.thread_time() - start) < seconds:
         steps += run()
     return steps / elapsed
 
@@ -94,8 +107,52 @@ def engine_runner(game_id: str) -> Callable[[], int]:
     return run
 
 
-def pettingzoo_runner(game_id: str) -> Callable[[], int]:
-    env = pettingzoo_env(game_id)
+class NullEnv(AECEnv):
+    """PettingZoo's protocol with no game behind it: the floor of any ``AECEnv`` loop.
+
+    Two agents alternate for ``length`` steps; the observation and the mask
+    (nine legal actions of 81, as in Ultimate Tic-Tac-Toe) are fixed arrays,
+    copied on each ``observe`` as a real environment must.
+    """
+
+    metadata: ClassVar[dict[str, Any]] = {"name": "null_v0", "is_parallelizable": False}
+
+    def __init__(self, length: int = 58) -> None:
+        super().__init__()
+        self.length = length
+        self.possible_agents = ["player_0", "player_1"]
+        self._observation = np.zeros((2, 81), dtype=np.int8)
+        self._mask = np.zeros(81, dtype=np.int8)
+        self._mask[:9] = 1
+
+    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        self.agents = self.possible_agents[:]
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos = {a: {} for a in self.agents}
+        self.agent_selection = "player_0"
+        self._steps = 0
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        return {"observation": self._observation.copy(), "action_mask": self._mask.copy()}
+
+    def step(self, action: int | None) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        self._steps += 1
+        self._cumulative_rewards[agent] = 0.0
+        if self._steps >= self.length:
+            self.terminations = dict.fromkeys(self.agents, True)
+        else:
+            self.agent_selection = "player_1" if agent == "player_0" else "player_0"
+
+
+def pettingzoo_runner(game_id: str, env: AECEnv | None = None) -> Callable[[], int]:
+    env = pettingzoo_env(game_id) if env is None else env
     rng = random.Random(1)
 
     def run() -> int:
@@ -109,6 +166,29 @@ def pettingzoo_runner(game_id: str) -> Callable[[], int]:
             env.step(rng.choice(np.flatnonzero(obs["action_mask"]).tolist()))
             steps += 1
         return steps
+
+    return run
+
+
+def mask_runner(game_id: str) -> Callable[[], int]:
+    """The agent's mask handling alone, on the masks of a few recorded games."""
+    env = pettingzoo_env(game_id)
+    rng = random.Random(1)
+    masks = []
+    for _ in range(5):
+        env.reset()
+        for _ in env.agent_iter():
+            obs, _, termination, truncation, _ = env.last()
+            if termination or truncation:
+                env.step(None)
+                continue
+            masks.append(obs["action_mask"])
+            env.step(rng.choice(np.flatnonzero(obs["action_mask"]).tolist()))
+
+    def run() -> int:
+        for mask in masks:
+            np.flatnonzero(mask).tolist()
+        return len(masks)
 
     return run
 
@@ -167,11 +247,32 @@ def main(argv: list[str] | None = None) -> None:
             pettingzoo_runner(game_id), engine_runner(game_id), args.rounds, args.seconds
         )
         assert engine is not None and ratio is not None
+        masks = statistics.median(
+            steps_per_second(mask_runner(game_id), args.seconds / 2) for _ in range(3)
+        )
+        pz = statistics.median(rates)
+        # Seconds a step: the PettingZoo loop's less the mask handling's, over the engine loop's.
+        own = (1 / pz - 1 / masks) * engine
         print(
-            f"{game_id:10}   PettingZoo {statistics.median(rates):9,.0f}   engine {engine:9,.0f}"
-            f"   overhead {1 / ratio:5.1f}×   aim < 2×: {_verdict(1 / ratio < 2)}",
+            f"{game_id:10}   PettingZoo {pz:9,.0f}   engine {engine:9,.0f}"
+            f"   overhead {1 / ratio:5.1f}× (without the agent's mask handling {own:4.1f}×)"
+            f"   aim < 2×: {_verdict(1 / ratio < 2)}",
             flush=True,
         )
+    _floor(engine_runner("uttt"), args.rounds, args.seconds)
+
+
+def _floor(reference: Callable[[], int], rounds: int, seconds: float) -> None:
+    """PettingZoo's own cost: the same loop on :class:`NullEnv`, against the UTTT engine."""
+    rates, engine, ratio = alternate(
+        pettingzoo_runner("uttt", OrderEnforcing(NullEnv())), reference, rounds, seconds
+    )
+    assert engine is not None and ratio is not None
+    print(
+        f"{'no game':10}   PettingZoo {statistics.median(rates):9,.0f}   (the loop above on an"
+        f" AECEnv that plays no game: {1 / ratio:3.1f}× the UTTT engine's time a step)",
+        flush=True,
+    )
 
 
 def _verdict(met: bool) -> str:

@@ -8,7 +8,10 @@ each line gives the median of the per-pair ratios. Only Ultimate
 Tic-Tac-Toe is the same game as the reference; Sansumoku is its closest
 relative (same board, same routing, plus digits); the other lines compare
 different games and say so. Target: at least 1× for Ultimate Tic-Tac-Toe
-and Sansumoku.
+and Sansumoku. A last line plays a state that keeps no rules
+(:class:`NoRules`) through the same loop: what the loop alone costs. Times
+are the thread's CPU time (``time.thread_time``), so that other processes
+on a shared machine do not count.
 
 Usage: ``python benchmarks/protocol_bench.py [--rounds N] [--seconds S] [GAME ...]``
 """
@@ -28,9 +31,10 @@ TARGETS = {"uttt": 1.0, "sansumoku": 1.0}
 
 
 def games_per_second(play_one: Callable[[random.Random], None], rng, seconds: float) -> float:
+    """Games played in about ``seconds`` of this thread's CPU time, per second of it."""
     games = 0
-    start = time.perf_counter()
-    while (elapsed := time.perf_counter() - start) < seconds:
+    start = time.thread_time()
+    while (elapsed := time.thread_time() - start) < seconds:
         play_one(rng)
         games += 1
     return games / elapsed
@@ -41,6 +45,44 @@ def sansu_player(game_id: str) -> Callable[[random.Random], None]:
 
     def play_one(rng: random.Random) -> None:
         state = game.initial_state()
+        choice = rng.choice
+        while state.result is None:
+            state = state.play(choice(state.legal_moves()))
+
+    return play_one
+
+
+class NoRules:
+    """A state that keeps no rules: 58 plies (a random UTTT game's length) of nine fixed moves.
+
+    Played through the same loop, it measures what the loop itself costs in
+    Python (the calls, ``choice``, a new immutable state of thirteen slots a
+    move): the ceiling of any pure-Python engine under this protocol.
+    """
+
+    __slots__ = ("_0", "_1", "_2", "_3", "_4", "_5", "_6", "_7")
+    __slots__ += ("game", "last_move", "ply", "result", "to_move")
+    MOVES = tuple(range(9))
+    LENGTH = 58
+
+    def legal_moves(self) -> list[int]:
+        return [*self.MOVES]
+
+    def play(self, move: int) -> NoRules:
+        new = object.__new__(NoRules)
+        new.game, new._0, new._1, new._2, new._3 = self.game, 1, 2, 3, 4
+        new._4, new._5, new._6, new._7 = 5, 6, 7, 8
+        new.last_move = move
+        ply = new.ply = self.ply + 1
+        new.to_move = 1 - self.to_move
+        new.result = None if ply < self.LENGTH else "over"
+        return new
+
+
+def no_rules_player() -> Callable[[random.Random], None]:
+    def play_one(rng: random.Random) -> None:
+        state = object.__new__(NoRules)
+        state.game, state.ply, state.to_move, state.result = None, 0, 0, None
         choice = rng.choice
         while state.result is None:
             state = state.play(choice(state.legal_moves()))
@@ -65,6 +107,8 @@ def openspiel_player() -> Callable[[random.Random], None] | None:
 
 
 def label(game_id: str) -> str:
+    if game_id == "(no rules)":
+        return "the loop alone: the ceiling of pure Python"
     if game_id == "uttt":
         return "same game"
     if game_id == "sansumoku":
@@ -85,8 +129,9 @@ def main(argv: list[str] | None = None) -> None:
     reference = openspiel_player()
     if reference is None:
         print("OpenSpiel not installed: no reference (pip install open_spiel)")
-    for game_id in args.games:
-        ours = sansu_player(game_id)
+    players = [(game_id, sansu_player(game_id)) for game_id in args.games]
+    players.append(("(no rules)", no_rules_player()))
+    for game_id, ours in players:
         rng, ref_rng = random.Random(1), random.Random(1)
         ours(rng)
         if reference is not None:
@@ -98,7 +143,8 @@ def main(argv: list[str] | None = None) -> None:
             rates.append(games_per_second(ours, rng, args.seconds))
             if reference is not None:
                 ratios.append(rates[-1] / ref_rates[-1])
-        line = f"{'sansu ' + game_id:18} {statistics.median(rates):9,.0f} games/s"
+        name = game_id if game_id.startswith("(") else f"sansu {game_id}"
+        line = f"{name:18} {statistics.median(rates):9,.0f} games/s"
         if reference is not None:
             ratio = statistics.median(ratios)
             line += (

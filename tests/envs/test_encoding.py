@@ -57,6 +57,7 @@ def test_actions_round_trip_and_observations_fit(game_id, options, seed):
     enc = encoding_for(game)
     rng = random.Random(seed)
     state = game.initial_state()
+    previous = None
     while state.result is None and state.ply < 120:
         moves = state.legal_moves()
         actions = [enc.action_of(m) for m in moves]
@@ -70,6 +71,11 @@ def test_actions_round_trip_and_observations_fit(game_id, options, seed):
         assert obs.min() >= 0 and obs.max() <= enc.observation_high
         if game_id in ("uttt", "sansumoku", "thirtyfive"):
             assert np.array_equal(obs, slow_observation(state))
+        if previous is not None:  # patched from the previous one, and leaving it alone
+            kept = previous[1].copy()
+            assert np.array_equal(enc.next_observation(previous[1], previous[0], state), obs)
+            assert np.array_equal(previous[1], kept)
+        previous = state, obs
         state = state.play(rng.choice(moves))
     assert sum(returns(state)) == pytest.approx(0.0)
 
@@ -86,3 +92,4 @@ def test_challenge_observation_holds_no_solution():
     # The error is public (the wrong digit, the required cell); the right digit is not.
     assert after[162 + 2] == 1 << wrong and after[251] == 3
     assert np.array_equal(after[:81], before[:81])
+

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from pettingzoo.test import api_test, seed_test
+from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 
 from sansu.envs import pettingzoo_env
 
@@ -103,3 +104,33 @@ def test_bad_options_are_refused():
         pettingzoo_env("thirtyfive", rows=20)
     with pytest.raises(ValueError, match="unknown game"):
         pettingzoo_env("chess")
+
+
+def test_the_order_is_enforced_as_by_pettingzoos_wrapper():
+    env = pettingzoo_env("uttt")
+    assert isinstance(env, OrderEnforcingWrapper)
+    for name in ("agent_selection", "agents", "rewards", "terminations", "infos"):
+        with pytest.raises(AttributeError, match="before reset"):
+            getattr(env, name)
+    with pytest.raises(AttributeError, match="before reset"):
+        env.last()
+    with pytest.raises(Exception, match="reset"):
+        env.step(40)
+    with pytest.raises(Exception, match="reset"):
+        env.observe("player_0")
+    env.reset()
+    assert env.agent_selection == "player_0" and env.agents == ["player_0", "player_1"]
+
+
+def test_observations_handed_out_are_the_callers_own():
+    env = pettingzoo_env("sansumoku")
+    env.reset()
+    env.step(40)
+    first = env.observe("player_1")
+    expected = {key: array.copy() for key, array in first.items()}
+    first["observation"][:] = 7
+    first["action_mask"][:] = 1
+    again = env.observe("player_1")
+    assert all(np.array_equal(again[key], expected[key]) for key in expected)
+    env.step(int(np.flatnonzero(again["action_mask"])[0]))
+    assert env.observe("player_0")["observation"][1, 40] == 1  # the first digit stays as it was

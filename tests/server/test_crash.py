@@ -17,7 +17,7 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.server.conftest import FEW_BLANKS, pick
+from tests.server.conftest import FEW_BLANKS, legal, pick
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="SIGKILL")
 
@@ -118,7 +118,7 @@ def play_loop(
                 r = c.post(
                     f"/api/games/{gid}/moves",
                     headers=auth(tokens[seat]),
-                    json={"move": pick(game["view"]["legal_moves"], rng), "state": game["state"]},
+                    json={"move": pick(legal(game), rng), "state": game["state"]},
                 )
                 if r.status_code == 200:
                     acked.append(r.json()["move"]["move"])

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 import sansu
-from tests.server.conftest import GAME_OPTIONS, SOLUTION, Api, bearer, pick
+from tests.server.conftest import GAME_OPTIONS, SOLUTION, Api, bearer, legal, pick
 
 GAMES = sansu.game_ids()
 
@@ -97,7 +97,7 @@ def test_takeback_against_the_computer(api: Api, game: str) -> None:
     history = [now]
     while not any(m["seat"] == 1 for m in now["moves"]):  # until the computer answered
         assert now["status"] == "active"
-        r = api.move(gid, token, pick(now["view"]["legal_moves"], rng), now["state"])
+        r = api.move(gid, token, pick(legal(now), rng), now["state"])
         assert r.status_code == 200, r.text
         now = wait_for_human(api, gid, token, {0})
         history.append(now)
@@ -119,17 +119,17 @@ def test_takeback_against_the_computer(api: Api, game: str) -> None:
 def test_stale_moves_and_wrong_tokens_change_nothing(api: Api, game: str) -> None:
     gid, tokens = api.two_players(game)
     start = api.get(gid, tokens[0])
-    move = pick(start["view"]["legal_moves"], random.Random(5))
+    move = pick(legal(start), random.Random(5))
     assert api.move(gid, tokens[0], move, start["state"]).status_code == 200
     now = api.get(gid, tokens[0])
     mover = now["view"]["to_move"]
     other = next(s for s in tokens if s != mover)
-    legal = pick(now["view"]["legal_moves"], random.Random(6))
+    chosen = pick(legal(now), random.Random(6))
     refusals = {
-        "stale_state": api.move(gid, tokens[mover], legal, start["state"]),
-        "wrong_token": api.move(gid, "not-a-token", legal, now["state"]),
-        "token_required": api.move(gid, None, legal, now["state"]),
-        "not_your_turn": api.move(gid, tokens[other], legal, now["state"]),
+        "stale_state": api.move(gid, tokens[mover], chosen, start["state"]),
+        "wrong_token": api.move(gid, "not-a-token", chosen, now["state"]),
+        "token_required": api.move(gid, None, chosen, now["state"]),
+        "not_your_turn": api.move(gid, tokens[other], chosen, now["state"]),
     }
     for code, r in refusals.items():
         assert r.json()["error"]["code"] == code, r.text

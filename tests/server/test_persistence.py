@@ -11,7 +11,7 @@ from alembic.migration import MigrationContext
 
 from sansu.server.models import metadata
 from sansu.server.store import Store, make_engine, migrate
-from tests.server.conftest import Api, make_client
+from tests.server.conftest import Api, legal, make_client
 from tests.server.test_ratings_migration import HEAD
 
 
@@ -56,7 +56,7 @@ def test_games_come_back_after_a_restart(any_db: str) -> None:
         assert after["clock"]["remaining"][idle] == before["clock"]["remaining"][idle]
         assert api.get(done)["result"] == before_done["result"]
         seat = after["view"]["to_move"]
-        r = api.move(gid, tokens[seat], after["view"]["legal_moves"][0], after["state"])
+        r = api.move(gid, tokens[seat], legal(after)[0], after["state"])
         assert r.status_code == 200, r.text
         assert api.get(vs["id"], vs["token"])["you"] == [0]
         with client.websocket_connect(f"/api/games/{gid}/ws?since=0") as ws:

@@ -247,14 +247,14 @@ def test_ratings_persist_across_a_restart(any_db: str, fast_hashing: None) -> No
 def test_leaderboard_keeps_humans_and_bots_apart(client: TestClient, fast_hashing) -> None:
     names = ["Ann", "Ben", "Robo"]
     players = {n: Browser(client).sign(n, new=True) for n in names}
-    engine = client.app.state.service.store.engine
-    with engine.begin() as c:
-        c.execute(sa.text("UPDATE users SET bot = true WHERE name = 'Robo'"))
     for k in range(3):
         for a, b in (("Ann", "Ben"), ("Robo", "Ann")):
             gid = rated_game(players[a], players[b])
             loser = players[b] if k % 2 else players[a]
             assert loser.post(f"/api/games/{gid}/resign", json={}).status_code == 200
+    engine = client.app.state.service.store.engine
+    with engine.begin() as c:  # Robo's games were played as a person's; now it is a bot
+        c.execute(sa.text("UPDATE users SET bot = true WHERE name = 'Robo'"))
     r = client.get("/api/leaderboard/ultimate", params={"min_games": 3})
     assert r.status_code == 200, r.text
     data = r.json()

@@ -87,6 +87,12 @@ class Player:
         entry = seats.get(self.game_id)
         return next(iter(entry["seats"].values())) if entry else None
 
+    @property
+    def invite_secret(self) -> str | None:
+        """The join secret of a private game this tab created (its invitation's)."""
+        invites = self.page.evaluate("JSON.parse(localStorage.getItem('sansu.invites') || '{}')")
+        return invites.get(self.game_id)
+
     def game(self) -> dict[str, Any]:
         """The game as this tab's seat sees it, from the server."""
         return api_get(self.base, f"/api/games/{self.game_id}", self.token)
@@ -145,6 +151,7 @@ class Player:
 GAMES = ("uttt", "sansumoku", "sumodoku", "challenge", "thirtyfive")
 STATIC_PAGES = (
     "#/",
+    "#/lobby",
     "#/watch",
     "#/archive",
     *(f"#/game/{g}" for g in GAMES),

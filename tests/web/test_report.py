@@ -14,7 +14,9 @@ def test_a_spectator_reports_a_duplicate(browser: Any, server_url: str, screensh
     try:
         a = Player(pa, server_url)
         gid = a.start("sumodoku", mode="online", options={"honour": True})
-        second = api_post(server_url, f"/api/games/{gid}/join", {"seat": 1})["token"]
+        # A friend's game is private: the friend joins with the invitation's secret.
+        invite = {"seat": 1, "secret": a.invite_secret}
+        second = api_post(server_url, f"/api/games/{gid}/join", invite)["token"]
         a.play("r1c1=1")
         game = api_get(server_url, f"/api/games/{gid}", second)
         api_post(

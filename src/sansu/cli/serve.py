@@ -126,6 +126,14 @@ def run(args: argparse.Namespace) -> int:
         timeout_graceful_shutdown=5,
         lifespan="on",
     )
-    server = uvicorn.Server(config)
+
+    class Server(uvicorn.Server):
+        def handle_exit(self, sig: int, frame: object) -> None:
+            # Long-lived streams end at once (uvicorn waits for open responses
+            # before the app's own shutdown would end them).
+            app.state.streams.closing = True
+            super().handle_exit(sig, frame)  # type: ignore[arg-type]
+
+    server = Server(config)
     server.run()
     return 0 if server.started else 1

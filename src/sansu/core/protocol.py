@@ -202,6 +202,13 @@ class State(ABC):
     def view(self, player: Player | None) -> dict[str, Any]:
         """What ``player`` (``None``: a spectator) may see of this state.
 
-        Games with hidden information strip it here, and only here.
+        Games with hidden information strip it here, and only here; what a game
+        created without aids must not show is left out by :meth:`without_aids`.
         """
-        return self.to_dict()
+        return self.without_aids(self.to_dict())
+
+    def without_aids(self, data: dict[str, Any]) -> dict[str, Any]:
+        """``data`` (a :meth:`to_dict`) less what would draw aids the game was created
+        without, such as the highlighting of the placements that fit. Views only:
+        :meth:`to_dict` always lists every legal move."""
+        return data

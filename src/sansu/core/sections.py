@@ -70,7 +70,7 @@ class Place:
     compared by identity in hot loops; pickling preserves this.
     """
 
-    __slots__ = ("bit", "cell", "mask", "position", "section", "shift", "text")
+    __slots__ = ("bit", "cell", "mask", "position", "section", "section_bit", "shift", "text")
 
     def __init__(self, cell: int) -> None:
         self.cell = cell
@@ -81,6 +81,8 @@ class Place:
         """The bit of the cell in a section-major board mask."""
         self.shift = 9 * self.section
         """Where the cell's section begins in a section-major board mask."""
+        self.section_bit = 1 << self.section
+        """The section's bit in a 9-bit mask of sections."""
         self.text = cell_name(cell)
 
     def __str__(self) -> str:
@@ -115,6 +117,16 @@ SECTION_PLACES: Final = tuple(
 """``SECTION_PLACES[section][mask]``: the placements on the cells of a 9-bit mask."""
 
 
+SECTION_CELLS: Final = tuple(FULL << 9 * s for s in range(9))
+"""``SECTION_CELLS[section]``: the section's cells in a section-major board mask."""
+OPEN_SECTIONS: Final = tuple(
+    tuple(s for s in range(9) if not closed >> s & 1) for closed in range(512)
+)
+"""``OPEN_SECTIONS[closed]``: the sections not in the 9-bit ``closed`` mask."""
+OPEN_CELLS: Final = tuple(sum(SECTION_CELLS[s] for s in OPEN_SECTIONS[c]) for c in range(512))
+"""``OPEN_CELLS[closed]``: the cells of the sections not in ``closed``, section-major."""
+
+
 def bits_of(mask: int) -> list[int]:
     """The set bit indices of ``mask``, lowest first."""
     out = []
@@ -129,20 +141,58 @@ FREE: Final = -1
 """``target`` when the player to move may use any open section."""
 
 
-class SectionsView:
-    """Questions about the sections, shared by the states of the sectioned games.
+def _of_player(player: int, mover: str, other: str) -> property:
+    """Player ``player``'s mask, read from the mover's (slot ``mover``) or the other's."""
 
-    Expects the state's slots ``_won0``, ``_won1`` (9-bit masks of sections
-    won by each player), ``_closed`` (won or full), ``_target`` (the section
-    sent to, or :data:`FREE`) and ``result``.
+    def get(self: SectionsView) -> int:
+        return getattr(self, other if (self.ply + player) & 1 else mover)
+
+    return property(get)
+
+
+class SectionsView:
+    """Questions about the sections and cells, shared by the states of the sectioned games.
+
+    Expects the state's slots ``_marks``/``_other_marks`` (the cells of the
+    player to move and of the other player, section-major), ``_occupied``
+    (both), ``_won``/``_other_won`` (9-bit masks of the sections each has
+    won), ``_closed`` (won or full), ``_target`` (the section sent to, or
+    :data:`FREE`), ``_legal`` (the legal cells), ``ply`` and ``result``. The
+    player to move is ``ply % 2`` (once the game is over: the one who would
+    be), so a move touches the mover's masks only and the two swap roles.
     """
 
     __slots__ = ()
-    _won0: int
-    _won1: int
+    _marks: int
+    _other_marks: int
+    _occupied: int
+    _won: int
+    _other_won: int
     _closed: int
     _target: int
+    _legal: int
+    ply: int
     result: object
+
+    def _start(self) -> None:
+        """The masks of the empty board, player 0 to move anywhere."""
+        self._marks = self._other_marks = self._occupied = 0
+        self._won = self._other_won = self._closed = 0
+        self._target = FREE
+        self._legal = (1 << 81) - 1
+        self.ply = 0
+        self.result = None
+
+    _marks0 = _of_player(0, "_marks", "_other_marks")
+    _marks1 = _of_player(1, "_marks", "_other_marks")
+    _won0 = _of_player(0, "_won", "_other_won")
+    _won1 = _of_player(1, "_won", "_other_won")
+
+    def _player_on(self, bit: int) -> int | None:
+        """Who holds the cell at section-major ``bit`` (``None``: empty)."""
+        if not self._occupied >> bit & 1:
+            return None
+        return (self.ply + (not self._marks >> bit & 1)) % 2
 
     def allowed_sections(self) -> list[int]:
         """The sections the player to move may use (more than one: a free choice)."""

@@ -14,6 +14,13 @@ warning), and the calls must come in order. An action that is no action
 number at all (out of range, not an integer) raises ``ValueError`` and
 changes nothing. Illegal actions are judged here rather than by PettingZoo's
 wrapper, whose attribute look-ups would cost more than the game.
+
+Speed: the order checks are PettingZoo's own wrapper, subclassed so that the
+calls of every step reach the environment directly instead of through two
+``__getattr__`` look-ups per attribute, and the observation is patched from
+the previous one (:meth:`Encoding.next_observation`). What remains per step
+is PettingZoo's protocol itself (``last``, the dictionaries, NumPy arrays):
+see ``docs/research.md``.
 """
 
 from __future__ import annotations
@@ -28,12 +35,56 @@ from pettingzoo.utils.env_logger import EnvLogger
 
 from sansu.core.protocol import State
 from sansu.core.registry import load_game
-from sansu.envs.encoding import encoding_for, returns
+from sansu.envs.encoding import INT8, encoding_for, returns
 
 
 def env(game_id: str, render_mode: str | None = None, **options: Any) -> AECEnv:
     """The wrapped environment of ``game_id`` with ``options`` (``ValueError`` for bad ones)."""
-    return wrappers.OrderEnforcingWrapper(SansuEnv(game_id, render_mode=render_mode, **options))
+    return OrderEnforcing(SansuEnv(game_id, render_mode=render_mode, **options))
+
+
+def _after_reset(name: str) -> property:
+    """The wrapped environment's ``name``, refused before ``reset`` as the wrapper does."""
+
+    def get(self: OrderEnforcing) -> Any:
+        if not self._has_reset:
+            raise AttributeError(f"{name} cannot be accessed before reset")
+        return getattr(self.env, name)
+
+    return property(get)
+
+
+class OrderEnforcing(wrappers.OrderEnforcingWrapper):
+    """PettingZoo's ``OrderEnforcingWrapper`` with the attributes of every step forwarded directly.
+
+    The base class reaches them through two ``__getattr__`` calls each,
+    eight times a step: more than the game's own move costs.
+    """
+
+    agent_selection = _after_reset("agent_selection")
+    agents = _after_reset("agents")
+    rewards = _after_reset("rewards")
+    terminations = _after_reset("terminations")
+    truncations = _after_reset("truncations")
+    infos = _after_reset("infos")
+    _cumulative_rewards = _after_reset("_cumulative_rewards")
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        if not self._has_reset:
+            raise AttributeError("agent_selection cannot be accessed before reset")
+        return self.env.last(observe)
+
+    def observe(self, agent: str) -> Any:
+        if not self._has_reset:
+            EnvLogger.error_observe_before_reset()
+        return self.env.observe(agent)
+
+    def step(self, action: Any) -> None:
+        if self._has_reset and self.env.agents:
+            self._has_updated = True
+            self.env.step(action)
+        else:
+            super().step(action)  # the base class's error or warning
 
 
 class SansuEnv(AECEnv):
@@ -66,6 +117,11 @@ class SansuEnv(AECEnv):
         self.observation_spaces = {a: obs_space for a in self.possible_agents}
         self.action_spaces = {a: spaces.Discrete(enc.num_actions) for a in self.possible_agents}
         self.state: State = self.game.initial_state()
+        self._observation = self.encoding.observation(self.state)
+        """The observation of ``state``; handed out as copies."""
+        probe: Any = self.state
+        self._scored = getattr(probe, "scores", None) is not None
+        """Whether the game keeps scores (then ``infos`` carry them at every step)."""
 
     def observation_space(self, agent: str) -> spaces.Space:
         return self.observation_spaces[agent]
@@ -79,6 +135,7 @@ class SansuEnv(AECEnv):
             for i, agent in enumerate(self.possible_agents):
                 self.action_spaces[agent].seed(seed + i)
         self.state = self.game.initial_state()
+        self._observation = self.encoding.observation(self.state)
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -89,11 +146,12 @@ class SansuEnv(AECEnv):
         self.agent_selection = self.possible_agents[self.state.to_move or 0]
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        mask = np.zeros(self.encoding.num_actions, dtype=np.int8)
         to_move = self.state.to_move
         if to_move is not None and agent == self.possible_agents[to_move]:
-            mask = self.encoding.mask(self.state)
-        return {"observation": self.encoding.observation(self.state), "action_mask": mask}
+            mask = self.encoding.mask(self.state)  # built afresh: cheaper than a kept one's copy
+        else:
+            mask = np.zeros(self.encoding.num_actions, INT8)
+        return {"observation": self._observation.copy(), "action_mask": mask}
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection
@@ -101,14 +159,13 @@ class SansuEnv(AECEnv):
             self._was_dead_step(action)
             return
         if not (
-            isinstance(action, (int, np.integer))
-            and not isinstance(action, bool)
-            and 0 <= action < self.encoding.num_actions
+            (action.__class__ is int or isinstance(action, np.integer))
+            and 0 <= action < self.encoding.num_actions  # type: ignore[operator]
         ):
             raise ValueError(f"action {action!r} is not in {self.action_spaces[agent]}")
-        state = self.state
+        before = self.state
         try:
-            state = state.play(self.encoding.move_of(state, int(action)))  # type: ignore[arg-type]
+            state = before.play(self.encoding.move_of(before, int(action)))  # type: ignore[arg-type]
         except ValueError as error:  # IllegalMove: the game ends against the mover
             EnvLogger.warn_on_illegal_move()
             self.rewards = dict.fromkeys(self.agents, 0.0)
@@ -119,6 +176,7 @@ class SansuEnv(AECEnv):
             self.infos[agent] = {**self.infos[agent], "illegal": str(error)}
             return
         self.state = state
+        self._observation = self.encoding.next_observation(self._observation, before, state)
         self._cumulative_rewards[agent] = 0.0
         if state.result is not None:
             final = returns(state)
@@ -129,8 +187,9 @@ class SansuEnv(AECEnv):
             self._set_infos()
             self.agent_selection = self.agents[0]
         else:
-            self._clear_rewards()
-            self._set_infos()
+            # Rewards come only at the end, and infos only carry scores before it.
+            if self._scored:
+                self._set_infos()
             self.agent_selection = self.possible_agents[state.to_move]  # type: ignore[index]
         if self.render_mode == "ansi":
             print(self.render())

@@ -19,12 +19,14 @@ The engines stay the rules: an encoding only translates.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from collections.abc import Iterable
 from functools import lru_cache
 from typing import Any
 
 import numpy as np
 
 from sansu.core.protocol import Game, Move, State
+from sansu.core.sections import PLACES
 
 SUMODOKU_ERASE = 729
 SUMODOKU_WORDS = ("sudoku", "challenge", "timeout")
@@ -32,6 +34,8 @@ SUMODOKU_ACTIONS = 813
 CHALLENGE_TIMEOUT = 729
 CHALLENGE_ACTIONS = 730
 MAX_PLAYERS = 5
+INT8 = np.dtype(np.int8)
+"""For hot calls: NumPy parses a positional dtype object faster than a ``dtype=`` keyword."""
 
 
 class Encoding(ABC):
@@ -77,6 +81,15 @@ class Encoding(ABC):
     def observation(self, state: State) -> np.ndarray:
         """What the player to move observes, ``observation_shape`` entries."""
 
+    def next_observation(self, previous: np.ndarray, before: State, after: State) -> np.ndarray:
+        """``observation(after)``, given ``previous = observation(before)`` and one move between.
+
+        A new array (``previous`` is left as it is). Games whose moves change
+        little of the observation override this to patch a copy instead of
+        building it again.
+        """
+        return self.observation(after)
+
 
 def _bits(mask: int, count: int) -> np.ndarray:
     """The low ``count`` bits of ``mask`` as a uint8 array, lowest first."""
@@ -110,8 +123,6 @@ class SectionsEncoding(Encoding):
         return f"r{cell // 9 + 1}c{cell % 9 + 1}"
 
     def move_of(self, state: State, action: int) -> Move:
-        from sansu.core.sections import PLACES
-
         if not 0 <= action < 81:
             raise ValueError(f"action {action} is not one of 0 to 80")
         return PLACES[action]
@@ -120,9 +131,10 @@ class SectionsEncoding(Encoding):
         return sorted(m.cell for m in state.legal_moves())  # type: ignore[attr-defined]
 
     def mask(self, state: State) -> np.ndarray:
-        out = np.zeros(81, dtype=np.int8)
-        out[[m.cell for m in state.legal_moves()]] = 1  # type: ignore[attr-defined]
-        return out
+        out = bytearray(81)  # a Python loop over a handful of moves beats NumPy's fancy indexing
+        for move in state.legal_moves():
+            out[move.cell] = 1  # type: ignore[attr-defined]
+        return np.frombuffer(out, INT8)
 
     def observation(self, state: State) -> np.ndarray:
         boards = state.bitboards()  # type: ignore[attr-defined]
@@ -137,6 +149,23 @@ class SectionsEncoding(Encoding):
             nibbles[0::2] = raw & 15
             nibbles[1::2] = raw >> 4
             obs[1] = nibbles[BIT_OF_CELL]
+        return obs
+
+    def next_observation(self, previous: np.ndarray, before: State, after: State) -> np.ndarray:
+        """A placement changes its cell and, when it closes sections, the section plane."""
+        move: Any = after.last_move
+        mover = before.to_move
+        if move is None or mover is None or after.ply != before.ply + 1:
+            return self.observation(after)
+        obs = previous.copy()
+        cell = move.cell
+        obs[0, cell] = mover + 1
+        if self.digits:
+            obs[1, cell] = after.digit_at(cell)  # type: ignore[attr-defined]
+        boards = after.bitboards()  # type: ignore[attr-defined]
+        # A section changes state only by closing (a won section is closed too).
+        if boards[4] != before.bitboards()[4]:  # type: ignore[attr-defined]
+            obs[-1] = _section_plane(boards[2], boards[3], boards[4])
         return obs
 
 
@@ -185,9 +214,11 @@ class ThirtyFiveEncoding(Encoding):
         filled, red, hl0, hl1, values = state.bitboards()  # type: ignore[attr-defined]
         cells = self.cells
         obs = np.empty(self.observation_shape, dtype=np.int8)
-        obs[0] = _bits(filled, cells) * (2 - _bits(red, cells))
+        # The four masks unpacked at once: filled, red, highlight 0, highlight 1.
+        bits = _bits(filled | red << cells | hl0 << 2 * cells | hl1 << 3 * cells, 4 * cells)
+        obs[0] = bits[:cells] * (2 - bits[cells : 2 * cells])
         obs[1] = np.frombuffer(values.to_bytes(cells, "little"), dtype=np.uint8)
-        obs[2] = _bits(hl0, cells) + 2 * _bits(hl1, cells)
+        obs[2] = bits[2 * cells : 3 * cells] + 2 * bits[3 * cells :]
         return obs
 
 
@@ -205,13 +236,17 @@ class SumodokuEncoding(Encoding):
     observation_shape = (186,)
     observation_high = 81
 
-    def action_of(self, move: Move) -> int:
-        from sansu.games.sumodoku import Erase, Placement
+    def __init__(self, game: Game) -> None:
+        super().__init__(game)
+        from sansu.games.sumodoku import Erase, Placement  # once: an import a call costs a µs
 
+        self._placement, self._erase = Placement, Erase
+
+    def action_of(self, move: Move) -> int:
         kind = move.__class__
-        if kind is Placement:
+        if kind is self._placement:
             return 9 * move.cell + move.colour - 1  # type: ignore[attr-defined]
-        if kind is Erase:
+        if kind is self._erase:
             return SUMODOKU_ERASE + move.cell  # type: ignore[attr-defined]
         return SUMODOKU_ERASE + 81 + SUMODOKU_WORDS.index(str(move))
 
@@ -268,22 +303,45 @@ class ChallengeEncoding(Encoding):
         return super().text_of(action)
 
     def observation(self, state: State) -> np.ndarray:
-        st: Any = state
         obs = np.zeros(self.observation_shape, dtype=np.int16)
-        grid = st.grid
-        obs[:81] = grid
-        for cell in range(81):
-            if grid[cell]:
-                who = st.owner(cell)
-                obs[81 + cell] = 1 if who is None else who + 2
-            obs[162 + cell] = sum(1 << d for d in st.wrong_digits(cell))
-        obs[243 : 243 + len(st.scores)] = st.scores
-        obs[248] = st.round
-        obs[249] = st.round_count
-        obs[250] = st.entries_left
-        obs[251] = 0 if st.required_cell is None else st.required_cell + 1
-        obs[252] = 0 if st.to_move is None else st.to_move + 1
+        _challenge_cells(obs, state, range(81))
+        _challenge_counts(obs, state)
         return obs
+
+    def next_observation(self, previous: np.ndarray, before: State, after: State) -> np.ndarray:
+        """A move changes the cells it enters (and the grid where it fills), and the counts."""
+        b: Any = before
+        a: Any = after
+        obs = previous.copy()
+        cells = set()
+        if a.grid != b.grid:
+            cells.update(c for c, (x, y) in enumerate(zip(a.grid, b.grid, strict=True)) if x != y)
+        cell = getattr(a.last_move, "cell", None)
+        if cell is not None:
+            cells.add(cell)
+        _challenge_cells(obs, a, cells)
+        _challenge_counts(obs, a)
+        return obs
+
+
+def _challenge_cells(obs: np.ndarray, state: Any, cells: Iterable[int]) -> None:
+    """The three per-cell planes of a Sudoku Challenge observation, for ``cells``."""
+    grid = state.grid
+    for cell in cells:
+        digit = obs[cell] = grid[cell]
+        who = state.owner(cell)
+        obs[81 + cell] = 0 if not digit else 1 if who is None else who + 2
+        obs[162 + cell] = sum(1 << d for d in state.wrong_digits(cell))
+
+
+def _challenge_counts(obs: np.ndarray, state: Any) -> None:
+    """The scores, round and turn fields of a Sudoku Challenge observation."""
+    obs[243 : 243 + len(state.scores)] = state.scores
+    obs[248] = state.round
+    obs[249] = state.round_count
+    obs[250] = state.entries_left
+    obs[251] = 0 if state.required_cell is None else state.required_cell + 1
+    obs[252] = 0 if state.to_move is None else state.to_move + 1
 
 
 def encoding_for(game: Game) -> Encoding:

@@ -11,9 +11,11 @@ legal cell, the player who just moved wins all of them "by constraint" and
 the next player gets a wildcard, repeatedly. Three sections in a line win;
 no open section and no line is a draw.
 
-The state is section-major bit masks (:mod:`sansu.core.sections`) plus, per
-digit, the board rows and columns that already hold it outside won
-sections, so the legal cells of a section are one table look-up.
+The state is section-major bit masks (:mod:`sansu.core.sections`) plus one
+integer that tells every section, for every digit, which of its three board
+rows and three board columns already hold that digit outside won sections:
+a placement updates it with one OR, and the legal cells of a section are one
+shift and one table look-up.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from sansu.core.sections import (
     FREE,
     FULL,
     HAS_LINE,
+    OPEN_SECTIONS,
     PLACES,
     SECTION_NAMES,
     SECTION_PLACES,
@@ -37,35 +40,42 @@ from sansu.core.sections import (
 COLOURS = ("Blue", "Orange")
 _new = object.__new__
 
-ROW_OF_BIT = tuple(CELL_OF_BIT[b] // 9 for b in range(81))
-COL_OF_BIT = tuple(CELL_OF_BIT[b] % 9 for b in range(81))
+
+def _blocks(bit: int) -> int:
+    """What a digit 1 on section-major ``bit`` blocks, in the layout of ``_blocked``."""
+    cell = CELL_OF_BIT[bit]
+    row, col = divmod(cell, 9)
+    out = 0
+    for k in range(3):
+        out |= 1 << (54 * (3 * (row // 3) + k) + 3 + row % 3)  # the row, in its band's sections
+        out |= 1 << (54 * (3 * k + col // 3) + col % 3)  # the column, in its stack's sections
+    return out
+
+
+BLOCKS = tuple(_blocks(b) for b in range(81))
+"""``BLOCKS[bit] << 6 * (digit - 1)``: what placing ``digit`` on ``bit`` sets in ``_blocked``."""
 ALLOWED = tuple(
     sum(1 << p for p in range(9) if not (rows >> (p // 3) & 1 or cols >> (p % 3) & 1))
     for rows in range(8)
     for cols in range(8)
 )
-"""``ALLOWED[rows * 8 + cols]``: positions of a section outside the blocked local rows/columns."""
-OPEN_SECTIONS = tuple(tuple(s for s in range(9) if not closed >> s & 1) for closed in range(512))
-"""``OPEN_SECTIONS[closed]``: the sections not in the 9-bit ``closed`` mask."""
-SECTION_BASE = tuple((3 * (s // 3), 3 * (s % 3)) for s in range(9))
-POSITIONS = tuple(tuple(p for p in range(9) if m >> p & 1) for m in range(512))
-"""``POSITIONS[mask]``: the positions set in a 9-bit mask."""
+"""``ALLOWED[rows << 3 | cols]``: positions of a section outside the blocked local rows/columns."""
 
 
-def _legal_in(section: int, occupied: int, rowbits: int, colbits: int) -> int:
-    """The 9-bit mask of legal positions in ``section``."""
-    field = occupied >> (9 * section) & FULL
-    shift = 9 * field.bit_count()  # 9 * (next digit - 1)
-    row0, col0 = SECTION_BASE[section]
-    rows = rowbits >> (shift + row0) & 7
-    cols = colbits >> (shift + col0) & 7
-    return ALLOWED[rows * 8 + cols] & ~field
+def _legal_in(section: int, occupied: int, blocked: int) -> int:
+    """The legal cells of an open ``section``, section-major: the one place this rule is written.
+
+    Its next digit is 1 + its digit count; ``blocked`` holds, at
+    ``54 * section + 6 * (digit - 1)``, the section's rows (high three bits)
+    and columns (low three) where that digit already is outside won sections.
+    """
+    field = occupied >> 9 * section & FULL
+    index = blocked >> 54 * section + 6 * field.bit_count() & 63
+    return (ALLOWED[index] & ~field) << 9 * section
 
 
-def _forget_section(
-    section: int, occupied: int, digits: int, rowbits: int, colbits: int
-) -> tuple[int, int]:
-    """``rowbits``/``colbits`` without the digits of a section that has just been won.
+def _unblock(section: int, occupied: int, digits: int, blocked: int) -> int:
+    """``blocked`` without the digits of a section that has just been won.
 
     Outside won sections a digit appears at most once per board row and
     column (that is the placement rule), so clearing the section's own
@@ -73,14 +83,11 @@ def _forget_section(
     """
     base = 9 * section
     field = occupied >> base & FULL
-    nibbles = digits >> (4 * base)  # the section's digits, four bits each, from bit 0
-    row0, col0 = SECTION_BASE[section]
-    rows = cols = 0
-    for p in POSITIONS[field]:
-        offset = 9 * ((nibbles >> (4 * p) & 15) - 1)
-        rows |= 1 << (offset + row0 + p // 3)
-        cols |= 1 << (offset + col0 + p % 3)
-    return rowbits & ~rows, colbits & ~cols
+    for bit in range(base, base + 9):
+        if field & 1:
+            blocked &= ~(BLOCKS[bit] << 6 * ((digits >> 4 * bit & 15) - 1))
+        field >>= 1
+    return blocked
 
 
 def _route(
@@ -88,17 +95,16 @@ def _route(
     target: int,
     occupied: int,
     digits: int,
-    won0: int,
-    won1: int,
+    won: int,
     closed: int,
     by_constraint: int,
-    rowbits: int,
-    colbits: int,
-) -> tuple[int, int, Result | None, int, int, int, int, int, int]:
+    blocked: int,
+) -> tuple[int, int, Result | None, int, int, int, int]:
     """Where the next player may play when the section sent to is closed or blocked.
 
-    Applies wildcards and wins by constraint (repeatedly) and returns the new
-    ``(target, legal, result, won0, won1, closed, by_constraint, rowbits, colbits)``.
+    Applies wildcards and wins by constraint (repeatedly: each goes to the
+    ``mover``, whose won sections are ``won``) and returns the new
+    ``(target, legal, result, won, closed, by_constraint, blocked)``.
     """
     result = None
     legal = 0
@@ -111,30 +117,23 @@ def _route(
         else:
             target = FREE
             allowed = OPEN_SECTIONS[closed]
-        for s in allowed:  # _legal_in written out: this loop is the engine's hottest
-            field = occupied >> (9 * s) & FULL
-            doff = 9 * field.bit_count()
-            row0, col0 = SECTION_BASE[s]
-            rows = rowbits >> (doff + row0) & 7
-            legal |= (ALLOWED[rows * 8 + (colbits >> (doff + col0) & 7)] & ~field) << (9 * s)
+        for s in allowed:
+            legal |= _legal_in(s, occupied, blocked)
         if legal:
             break
         # Win by constraint: every section the next player may use is blocked.
         for s in allowed:
             closed |= 1 << s
             by_constraint |= 1 << s
-            if mover == 0:
-                won0 |= 1 << s
-            else:
-                won1 |= 1 << s
-            rowbits, colbits = _forget_section(s, occupied, digits, rowbits, colbits)
+            won |= 1 << s
+            blocked = _unblock(s, occupied, digits, blocked)
         target = FREE
-        if HAS_LINE[won0 if mover == 0 else won1]:
+        if HAS_LINE[won]:
             result = Result.win(mover, reason="three sections in a row")
             break
     if result is not None:
         legal = 0
-    return target, legal, result, won0, won1, closed, by_constraint, rowbits, colbits
+    return target, legal, result, won, closed, by_constraint, blocked
 
 
 class Sansumoku(Game):
@@ -142,9 +141,7 @@ class Sansumoku(Game):
     title = "Sansumoku"
 
     def initial_state(self) -> SansumokuState:
-        return SansumokuState(
-            self, 0, 0, 0, 0, 0, 0, 0, 0, 0, FREE, (1 << 81) - 1, 0, None, 0, None
-        )
+        return SansumokuState(self)
 
     def parse_move(self, text: str) -> Place:
         return Place.parse(text)
@@ -152,59 +149,34 @@ class Sansumoku(Game):
 
 class SansumokuState(SectionsView, State):
     __slots__ = (
+        "_blocked",
         "_by_constraint",
         "_closed",
-        "_colbits",
         "_digits",
         "_legal",
-        "_marks0",
-        "_marks1",
-        "_rowbits",
+        "_marks",
+        "_occupied",
+        "_other_marks",
+        "_other_won",
         "_target",
-        "_won0",
-        "_won1",
+        "_won",
         "game",
         "last_move",
         "ply",
         "result",
         "to_move",
     )
+    # Besides the masks of SectionsView (the mover's and the other player's):
+    # ``_digits`` four bits a cell, ``_blocked`` where each digit already is
+    # (see ``_legal_in``), ``_by_constraint`` the sections won so.
 
-    def __init__(
-        self,
-        game: Sansumoku,
-        marks0: int,
-        marks1: int,
-        digits: int,
-        rowbits: int,
-        colbits: int,
-        won0: int,
-        won1: int,
-        closed: int,
-        by_constraint: int,
-        target: int,
-        legal: int,
-        to_move: int | None,
-        last_move: Place | None,
-        ply: int,
-        result: Result | None,
-    ) -> None:
+    def __init__(self, game: Sansumoku) -> None:
+        """The position before the first move (later ones come from :meth:`play`)."""
         self.game = game
-        self._marks0 = marks0
-        self._marks1 = marks1
-        self._digits = digits
-        self._rowbits = rowbits
-        self._colbits = colbits
-        self._won0 = won0
-        self._won1 = won1
-        self._closed = closed
-        self._by_constraint = by_constraint
-        self._target = target
-        self._legal = legal
-        self.to_move = to_move
-        self.last_move = last_move
-        self.ply = ply
-        self.result = result
+        self._start()
+        self._digits = self._blocked = self._by_constraint = 0
+        self.to_move = 0
+        self.last_move = None
 
     # -- what the position is --------------------------------------------------
 
@@ -219,19 +191,14 @@ class SansumokuState(SectionsView, State):
         """The digit the next move in ``section`` places, or ``None`` once it is closed."""
         if self._closed >> section & 1:
             return None
-        return ((self._marks0 | self._marks1) >> (9 * section) & FULL).bit_count() + 1
+        return (self._occupied >> (9 * section) & FULL).bit_count() + 1
 
     def digit_at(self, cell: int) -> int | None:
         digit = self._digits >> (4 * PLACES[cell].bit) & 15
         return digit or None
 
     def player_at(self, cell: int) -> int | None:
-        bit = PLACES[cell].bit
-        if self._marks0 >> bit & 1:
-            return 0
-        if self._marks1 >> bit & 1:
-            return 1
-        return None
+        return self._player_on(PLACES[cell].bit)
 
     def bitboards(self) -> tuple[int, int, int, int, int, int]:
         """The position as masks, for programs that read it in bulk (research environments).
@@ -241,7 +208,10 @@ class SansumokuState(SectionsView, State):
         the sections each player has won and the closed ones (9-bit masks),
         and the digits, four bits per section-major cell.
         """
-        return self._marks0, self._marks1, self._won0, self._won1, self._closed, self._digits
+        mine, theirs, won, other_won = self._marks, self._other_marks, self._won, self._other_won
+        if self.ply & 1:
+            return theirs, mine, other_won, won, self._closed, self._digits
+        return mine, theirs, won, other_won, self._closed, self._digits
 
     def won_by_constraint(self, section: int) -> bool:
         return bool(self._by_constraint >> section & 1)
@@ -252,13 +222,11 @@ class SansumokuState(SectionsView, State):
     def legal_moves(self) -> list[Move]:
         legal = self._legal
         target = self._target
-        if target != FREE and legal >> (9 * target):
-            return list(SECTION_PLACES[target][legal >> (9 * target) & FULL])
+        if target != FREE:  # then the legal cells are all in it (or there are none)
+            return [*SECTION_PLACES[target][legal >> 9 * target & FULL]]
         moves: list[Move] = []
-        for s in range(9):
-            field = legal >> (9 * s) & FULL
-            if field:
-                moves += SECTION_PLACES[s][field]
+        for s in OPEN_SECTIONS[self._closed]:
+            moves += SECTION_PLACES[s][legal >> 9 * s & FULL]
         return moves
 
     # -- playing ---------------------------------------------------------------
@@ -267,72 +235,60 @@ class SansumokuState(SectionsView, State):
         if move.__class__ is not Place:
             move = self._coerce(move)
         mask = move.mask  # type: ignore[union-attr]
-        if not self._legal & mask:
+        if not self._legal & mask:  # taken, closed, elsewhere, repeated digit, or over
             raise self._why_illegal(move)  # type: ignore[arg-type]
         bit = move.bit  # type: ignore[union-attr]
-        section = move.section  # type: ignore[union-attr]
-        mover: int = self.to_move  # type: ignore[assignment]
         shift = move.shift  # type: ignore[union-attr]
-        marks0, marks1 = self._marks0, self._marks1
-        before = marks0 | marks1
+        before = self._occupied
         occupied = before | mask
         count = (before >> shift & FULL).bit_count()  # digits already in the section
-        offset = 9 * count  # 9 * (digit - 1)
-        digits = self._digits | (count + 1) << (4 * bit)
-        rowbits = self._rowbits | 1 << (offset + ROW_OF_BIT[bit])
-        colbits = self._colbits | 1 << (offset + COL_OF_BIT[bit])
-        won0, won1, closed = self._won0, self._won1, self._closed
-        by_constraint = self._by_constraint
-        if mover == 0:
-            marks0 |= mask
-            mine = marks0 >> shift & FULL
-        else:
-            marks1 |= mask
-            mine = marks1 >> shift & FULL
+        digits = self._digits | (count + 1) << 4 * bit
+        blocked = self._blocked | BLOCKS[bit] << 6 * count
+        marks = self._marks | mask
+        won = self._won
+        closed = self._closed
         result = None
-        if HAS_LINE[mine]:
-            closed |= 1 << section
-            if mover == 0:
-                won0 |= 1 << section
-            else:
-                won1 |= 1 << section
-            rowbits, colbits = _forget_section(section, occupied, digits, rowbits, colbits)
-            if HAS_LINE[won0 if mover == 0 else won1]:
-                result = Result.win(mover, reason="three sections in a row")
+        if HAS_LINE[marks >> shift & FULL]:
+            closed |= move.section_bit  # type: ignore[union-attr]
+            won |= move.section_bit  # type: ignore[union-attr]
+            blocked = _unblock(move.section, occupied, digits, blocked)  # type: ignore[union-attr]
+            if HAS_LINE[won]:
+                result = Result.win(self.to_move, reason="three sections in a row")  # type: ignore[arg-type]
         elif count == 8:
-            closed |= 1 << section
+            closed |= move.section_bit  # type: ignore[union-attr]
 
         target = move.position  # type: ignore[union-attr]
-        legal = 0
-        if result is None and not closed >> target & 1:
-            # The usual case: the section sent to is open and has a legal cell
-            # (``_legal_in`` written out, for speed).
-            field = occupied >> (9 * target) & FULL
-            doff = 9 * field.bit_count()
-            row0, col0 = SECTION_BASE[target]
-            legal = (
-                ALLOWED[(rowbits >> (doff + row0) & 7) * 8 + (colbits >> (doff + col0) & 7)]
-                & ~field
-            ) << (9 * target)
-        if result is None and not legal:
-            target, legal, result, won0, won1, closed, by_constraint, rowbits, colbits = _route(
-                mover, target, occupied, digits, won0, won1, closed, by_constraint, rowbits, colbits
-            )
-        # Slots set one by one: much cheaper than a call of __init__ with sixteen arguments.
+        by_constraint = self._by_constraint
+        if result is not None:
+            legal = 0
+        else:
+            legal = 0 if closed >> target & 1 else _legal_in(target, occupied, blocked)
+            if not legal:  # a wildcard, a win by constraint, or the end
+                target, legal, result, won, closed, by_constraint, blocked = _route(
+                    self.to_move,
+                    target,
+                    occupied,
+                    digits,
+                    won,
+                    closed,
+                    by_constraint,
+                    blocked,  # type: ignore[arg-type]
+                )
+        # Slots set one by one: much cheaper than a call of __init__.
         new = _new(SansumokuState)
         new.game = self.game
-        new._marks0 = marks0
-        new._marks1 = marks1
+        new._marks = self._other_marks  # the next mover's
+        new._other_marks = marks
+        new._won = self._other_won
+        new._other_won = won
+        new._occupied = occupied
         new._digits = digits
-        new._rowbits = rowbits
-        new._colbits = colbits
-        new._won0 = won0
-        new._won1 = won1
+        new._blocked = blocked
         new._closed = closed
         new._by_constraint = by_constraint
         new._target = target
         new._legal = legal
-        new.to_move = None if result is not None else 1 - mover
+        new.to_move = None if result is not None else 1 - self.to_move  # type: ignore[operator]
         new.last_move = move
         new.ply = self.ply + 1
         new.result = result
@@ -342,11 +298,11 @@ class SansumokuState(SectionsView, State):
         text = move.text
         if self.result is not None:
             return IllegalMove("the game is over", text)
-        if (self._marks0 | self._marks1) >> move.bit & 1:
+        if self._occupied >> move.bit & 1:
             return IllegalMove("that cell is already taken", text)
         section = move.section
         if self._closed >> section & 1:
-            how = "won" if (self._won0 | self._won1) >> section & 1 else "full"
+            how = "won" if (self._won | self._other_won) >> section & 1 else "full"
             return IllegalMove(
                 f"the {SECTION_NAMES[section]} section is {how}, so no more digits go there", text
             )

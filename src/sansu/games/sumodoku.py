@@ -840,6 +840,15 @@ class SumodokuState(State):
             for cell, colour in enumerate(self._grid)
         ]
 
+    def without_aids(self, data: dict[str, Any]) -> dict[str, Any]:
+        """With ``aids`` off the placements that fit are not listed: which cells and
+        colours fit is the aid the text forbids, and that list is what would draw it.
+        The other moves (``sudoku``, ``challenge``, a claim's ``erase`` and ``timeout``)
+        stay: the board offers them as buttons."""
+        if not self.game.options.get("aids", False):
+            data["legal_moves"] = [m for m in data["legal_moves"] if "=" not in m]
+        return data
+
     def extra_json(self) -> dict[str, Any]:
         game = self.game
         deal = game.deal

@@ -19,7 +19,10 @@ from sansu.core.sections import (
     FREE,
     FULL,
     HAS_LINE,
+    OPEN_CELLS,
+    OPEN_SECTIONS,
     PLACES,
+    SECTION_CELLS,
     SECTION_NAMES,
     SECTION_PLACES,
     Place,
@@ -36,21 +39,24 @@ class UltimateTicTacToe(Game):
     aliases = ("ultimate", "ultimate_tic_tac_toe")
 
     def initial_state(self) -> UTTTState:
-        return UTTTState(self, 0, 0, 0, 0, 0, FREE, 0, None, 0, None)
+        return UTTTState(self)
 
     def parse_move(self, text: str) -> Place:
         return Place.parse(text)
 
 
 class UTTTState(SectionsView, State):
+    """A position: the masks of :class:`SectionsView` (the mover's and the other player's)."""
+
     __slots__ = (
         "_closed",
-        "_marks0",
-        "_marks1",
+        "_legal",
+        "_marks",
         "_occupied",
+        "_other_marks",
+        "_other_won",
         "_target",
-        "_won0",
-        "_won1",
+        "_won",
         "game",
         "last_move",
         "ply",
@@ -58,33 +64,16 @@ class UTTTState(SectionsView, State):
         "to_move",
     )
 
-    def __init__(
-        self,
-        game: UltimateTicTacToe,
-        marks0: int,
-        marks1: int,
-        won0: int,
-        won1: int,
-        closed: int,
-        target: int,
-        to_move: int | None,
-        last_move: Place | None,
-        ply: int,
-        result: Result | None,
-    ) -> None:
+    # ``_target`` is the section sent to, or FREE when it is closed (so that FREE
+    # alone means a free move); ``_legal`` the legal cells, so that play() checks
+    # a move with one AND.
+
+    def __init__(self, game: UltimateTicTacToe) -> None:
+        """The position before the first move (later ones come from :meth:`play`)."""
         self.game = game
-        self._marks0 = marks0
-        self._marks1 = marks1
-        self._occupied = marks0 | marks1
-        self._won0 = won0
-        self._won1 = won1
-        self._closed = closed
-        # The section sent to, or FREE when it is closed (so that FREE alone means a free move).
-        self._target = FREE if target != FREE and closed >> target & 1 else target
-        self.to_move = to_move
-        self.last_move = last_move
-        self.ply = ply
-        self.result = result
+        self._start()
+        self.to_move = 0
+        self.last_move = None
 
     # -- what the position is --------------------------------------------------
 
@@ -95,28 +84,21 @@ class UTTTState(SectionsView, State):
         81-bit section-major masks (:mod:`sansu.core.sections`), then the
         sections each player has won and the closed ones, as 9-bit masks.
         """
-        return self._marks0, self._marks1, self._won0, self._won1, self._closed
+        if self.ply & 1:
+            return self._other_marks, self._marks, self._other_won, self._won, self._closed
+        return self._marks, self._other_marks, self._won, self._other_won, self._closed
 
     def mark_at(self, cell: int) -> int | None:
-        bit = PLACES[cell].bit
-        if self._marks0 >> bit & 1:
-            return 0
-        if self._marks1 >> bit & 1:
-            return 1
-        return None
+        return self._player_on(PLACES[cell].bit)
 
     def legal_moves(self) -> list[Move]:
-        if self.result is not None:
-            return []
-        occupied = self._occupied
+        legal = self._legal
         target = self._target
         if target != FREE:
-            return list(SECTION_PLACES[target][~(occupied >> (9 * target)) & FULL])
+            return [*SECTION_PLACES[target][legal >> 9 * target & FULL]]
         moves: list[Move] = []
-        closed = self._closed
-        for s in range(9):
-            if not closed >> s & 1:
-                moves += SECTION_PLACES[s][~(occupied >> (9 * s)) & FULL]
+        for s in OPEN_SECTIONS[self._closed]:
+            moves += SECTION_PLACES[s][legal >> 9 * s & FULL]
         return moves
 
     # -- playing ---------------------------------------------------------------
@@ -125,57 +107,50 @@ class UTTTState(SectionsView, State):
         if move.__class__ is not Place:
             move = self._coerce(move)
         mask = move.mask  # type: ignore[union-attr]
-        section = move.section  # type: ignore[union-attr]
-        player = self.to_move
-        occupied = self._occupied
-        closed = self._closed
-        target = self._target
-        if (
-            player is None
-            or occupied & mask
-            or closed >> section & 1
-            or (target != FREE and section != target)
-        ):
+        if not self._legal & mask:  # taken, closed, elsewhere than sent to, or the game is over
             raise self._why_illegal(move)  # type: ignore[arg-type]
-        occupied |= mask
-        marks0, marks1, won0, won1 = self._marks0, self._marks1, self._won0, self._won1
         shift = move.shift  # type: ignore[union-attr]
-        if player == 0:
-            marks0 |= mask
-            mine = marks0 >> shift & FULL
-        else:
-            marks1 |= mask
-            mine = marks1 >> shift & FULL
+        occupied = self._occupied | mask
+        marks = self._marks | mask
+        won = self._won
+        closed = self._closed
         result = None
-        if HAS_LINE[mine]:
-            closed |= 1 << section
-            if player == 0:
-                won0 |= 1 << section
-                if HAS_LINE[won0]:
-                    result = Result.win(0, reason="three sections in a row")
-            else:
-                won1 |= 1 << section
-                if HAS_LINE[won1]:
-                    result = Result.win(1, reason="three sections in a row")
-        elif occupied >> shift & FULL == FULL:
-            closed |= 1 << section
-        if result is None and closed == FULL:
+        if HAS_LINE[marks >> shift & FULL]:
+            closed |= move.section_bit  # type: ignore[union-attr]
+            won |= move.section_bit  # type: ignore[union-attr]
+            if HAS_LINE[won]:
+                result = Result.win(self.to_move, reason="three sections in a row")  # type: ignore[arg-type]
+        elif self._legal == mask or (  # sent here: its last empty cell; or a free move filling it
+            self._target == FREE and occupied >> shift & FULL == FULL
+        ):
+            closed |= move.section_bit  # type: ignore[union-attr]
+        if closed == FULL and result is None:
             result = Result.drawn("no section is open and nobody has three in a row")
-        position = move.position  # type: ignore[union-attr]
-        # Slots set one by one: much cheaper than a call of __init__ with eleven arguments.
+        # Slots set one by one: much cheaper than a call of __init__.
         new = _new(UTTTState)
         new.game = self.game
-        new._marks0 = marks0
-        new._marks1 = marks1
+        new._marks = self._other_marks  # the next mover's
+        new._other_marks = marks
+        new._won = self._other_won
+        new._other_won = won
         new._occupied = occupied
-        new._won0 = won0
-        new._won1 = won1
         new._closed = closed
-        new._target = FREE if closed >> position & 1 else position
-        new.to_move = None if result is not None else 1 - player
         new.last_move = move
         new.ply = self.ply + 1
         new.result = result
+        position = move.position  # type: ignore[union-attr]
+        if result is not None:
+            new.to_move = None
+            new._target = FREE
+            new._legal = 0
+        elif closed >> position & 1:  # sent to a closed section: a free move
+            new.to_move = 1 - self.to_move  # type: ignore[operator]
+            new._target = FREE
+            new._legal = ~occupied & OPEN_CELLS[closed]
+        else:
+            new.to_move = 1 - self.to_move  # type: ignore[operator]
+            new._target = position
+            new._legal = ~occupied & SECTION_CELLS[position]
         return new
 
     def _why_illegal(self, move: Place) -> IllegalMove:
@@ -184,7 +159,7 @@ class UTTTState(SectionsView, State):
         if self._occupied >> move.bit & 1:
             return IllegalMove("that cell is already taken", move.text)
         if self._closed >> move.section & 1:
-            how = "won" if (self._won0 | self._won1) >> move.section & 1 else "full"
+            how = "won" if (self._won | self._other_won) >> move.section & 1 else "full"
             return IllegalMove(
                 f"the {SECTION_NAMES[move.section]} section is {how}, so no more moves go there",
                 move.text,
@@ -196,12 +171,8 @@ class UTTTState(SectionsView, State):
     def cells_json(self) -> list[dict[str, Any] | None]:
         out: list[dict[str, Any] | None] = []
         for place in PLACES:
-            if self._marks0 >> place.bit & 1:
-                out.append({"player": 0, "value": None})
-            elif self._marks1 >> place.bit & 1:
-                out.append({"player": 1, "value": None})
-            else:
-                out.append(None)
+            mark = self.mark_at(place.cell)
+            out.append(None if mark is None else {"player": mark, "value": None})
         return out
 
     def extra_json(self) -> dict[str, Any]:

@@ -58,6 +58,10 @@ class Credentials(BaseModel):
     password: str = Field(max_length=MAX_PASSWORD, description="8 characters or more")
 
 
+class SignUp(Credentials):
+    bot: bool = Field(False, description="a bot account: plays through the bot API only")
+
+
 class PasswordChange(BaseModel):
     model_config = ConfigDict(extra="forbid")
     current_password: str = Field(max_length=MAX_PASSWORD)
@@ -68,6 +72,7 @@ class AccountUser(BaseModel):
     id: int
     name: str
     created_at: float = Field(description="seconds since the epoch")
+    bot: bool = Field(False, description="a bot account (shown as BOT)")
 
 
 class AccountState(BaseModel):
@@ -105,7 +110,9 @@ def _refused(error: ApiError) -> JSONResponse:
 
 def _state(user: User | None, csrf: str | None) -> dict[str, Any]:
     shown = (
-        None if user is None else {"id": user.id, "name": user.name, "created_at": user.created_at}
+        None
+        if user is None
+        else {"id": user.id, "name": user.name, "created_at": user.created_at, "bot": user.bot}
     )
     return {"user": shown, "csrf_token": csrf}
 
@@ -165,12 +172,13 @@ def build_accounts_router(store: Store, login_limiter: LoginLimiter | None = Non
         return _state(session[1], user_sessions.csrf_token(session[0]))
 
     @router.post("/signup", status_code=201, response_model=AccountState, responses=_errors(409))
-    async def sign_up(body: Credentials, request: Request, response: Response) -> dict[str, Any]:
-        """Creates an account and signs it in (sets the session cookie)."""
+    async def sign_up(body: SignUp, request: Request, response: Response) -> dict[str, Any]:
+        """Creates an account and signs it in (sets the session cookie); ``bot``: a bot
+        account (docs/bots.md)."""
         private(response)
 
         def job(c: Connection) -> user_sessions.Session:
-            user = users.sign_up(c, body.name, body.password, now=time.time())
+            user = users.sign_up(c, body.name, body.password, now=time.time(), bot=body.bot)
             return user_sessions.open_session(c, user, now=time.time())
 
         try:

@@ -7,6 +7,7 @@ a game is :mod:`sansu.server.socket`.
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Body, Header, Path, Query, Request
@@ -16,6 +17,14 @@ from pydantic import BaseModel, ConfigDict, Field
 import sansu
 from sansu.core.registry import game_class
 from sansu.server.errors import ApiError
+from sansu.server.live import LiveGame, SignedIn
+from sansu.server.privacy import (
+    check_join,
+    check_watch,
+    invitation_path,
+    new_join_secret,
+    private_default,
+)
 from sansu.server.rated import end_ratings
 from sansu.server.rules import rules_markdown
 from sansu.server.service import GameService
@@ -83,12 +92,22 @@ class CreateGame(BaseModel):
         " no takeback); casual games against the computer allow takebacks",
     )
     time_control: TimeControl | None = None
+    private: bool | None = Field(
+        None,
+        description="joined only through the invitation (join secret) and never listed"
+        " (default: false, anyone with the link may join; the web app's friend games are"
+        " private)",
+    )
+    watchable: bool = Field(True, description="anyone with the link may watch")
 
 
 class JoinGame(BaseModel):
     model_config = ConfigDict(extra="forbid")
     seat: int | None = Field(None, ge=0, le=7, description="default: the first free seat")
     name: str | None = Field(None, max_length=64)
+    secret: str | None = Field(
+        None, max_length=64, description="a private game's join secret (from its invitation)"
+    )
 
 
 class PlayMove(BaseModel):
@@ -122,6 +141,8 @@ class Created(BaseModel):
     token: str | None
     seats: list[int]
     game: GameView
+    join_secret: str | None = Field(None, description="a private game's, shown only this once")
+    invitation: str | None = Field(None, description="the invitation link's path, with the secret")
 
 
 def bearer(authorization: str | None) -> str | None:
@@ -133,8 +154,35 @@ def bearer(authorization: str | None) -> str | None:
     return value.strip()
 
 
+def watch_guard(service: GameService) -> Callable[..., Awaitable[LiveGame]]:
+    """``watched(game_id, request, authorization)``: the game, for someone who may watch
+    it (anyone, unless its creator turned watching off); also a route dependency."""
+
+    async def watched(game_id: GameId, request: Request, authorization: Auth = None) -> LiveGame:
+        live = await service.get(game_id)
+        if not live.watchable:
+            who = await acting(service.store, request, bearer(authorization), write=False)
+            check_watch(live, live.seats_of(who))
+        return live
+
+    return watched
+
+
+def move_answer(live: LiveGame) -> dict[str, Any]:
+    """The answer to a move just played: the new state number and where the game stands."""
+    return {
+        "state": live.version,
+        "seq": live.seq,
+        "move": live.moves[-1].public(),
+        "status": live.status,
+        "result": live.result,
+        "ratings": end_ratings(live),
+    }
+
+
 def build_router(service: GameService, check_limit: CheckLimit | None = None) -> APIRouter:
     router = APIRouter(prefix="/api")
+    watched = watch_guard(service)
 
     @router.get("/health", tags=["server"])
     async def health() -> dict[str, Any]:
@@ -188,6 +236,8 @@ def build_router(service: GameService, check_limit: CheckLimit | None = None) ->
         """Creates a game. The token in the answer is shown only this once: keep it.
         A signed-in creator's seats are bound to their account as well."""
         user = await account(service.store, request, write=True)
+        private = private_default(body.private)
+        secret, secret_hash = new_join_secret() if private else (None, None)
         live, token = await service.create(
             body.game,
             body.options,
@@ -197,6 +247,9 @@ def build_router(service: GameService, check_limit: CheckLimit | None = None) ->
             casual=body.casual,
             time_control=None if body.time_control is None else body.time_control.model_dump(),
             user=user,
+            private=private,
+            join_secret_hash=secret_hash,
+            watchable=body.watchable,
         )
         held = live.seats_of(token)
         return {
@@ -204,6 +257,8 @@ def build_router(service: GameService, check_limit: CheckLimit | None = None) ->
             "token": token,
             "seats": sorted(held),
             "game": await service.rated.decorate(live, game_json(service, live, held)),
+            "join_secret": secret,
+            "invitation": None if secret is None else invitation_path(live.id, secret),
         }
 
     @router.get("/games", tags=["archive"])
@@ -245,6 +300,7 @@ def build_router(service: GameService, check_limit: CheckLimit | None = None) ->
         token = bearer(authorization)
         who = await acting(service.store, request, token, write=False)
         held = live.holder(who) if token else live.seats_of(who)
+        check_watch(live, held)
         return await service.rated.decorate(live, game_json(service, live, held))
 
     @router.post("/games/{game_id}/join", tags=["games"], responses=_errors(401, 403, 404, 409))
@@ -259,6 +315,12 @@ def build_router(service: GameService, check_limit: CheckLimit | None = None) ->
         signed-in player's seat is bound to their account as well."""
         body = body or JoinGame()
         user = await account(service.store, request, write=True)
+        given = bearer(authorization)
+        check_join(
+            await service.get(game_id),
+            body.secret,
+            given if user is None else SignedIn(user.id, given),
+        )
         live, seat, token = await service.join(
             game_id, body.seat, body.name, token=bearer(authorization), user=user
         )
@@ -289,6 +351,7 @@ def build_router(service: GameService, check_limit: CheckLimit | None = None) ->
             "result": live.result,
             "ratings": end_ratings(live),
         }
+        return move_answer(await service.play(game_id, who, body.move, body.state))
 
     @router.post("/games/{game_id}/resign", tags=["play"], responses=_errors(401, 403, 404, 409))
     async def resign(
@@ -335,16 +398,21 @@ def build_router(service: GameService, check_limit: CheckLimit | None = None) ->
 
     @router.get("/games/{game_id}/positions/{ply}", tags=["archive"], responses=_errors(404))
     async def position(
-        game_id: GameId, ply: Annotated[int, Path(ge=0, le=100000)]
+        game_id: GameId,
+        ply: Annotated[int, Path(ge=0, le=100000)],
+        request: Request,
+        authorization: Auth = None,
     ) -> dict[str, Any]:
         """The position after ``ply`` moves, as a spectator sees it: for replay."""
-        live = await service.get(game_id)
+        live = await watched(game_id, request, authorization)
         return await service.position(live, ply)
 
     @router.get("/games/{game_id}/record", tags=["archive"], responses=_errors(404, 409))
-    async def record(game_id: GameId) -> dict[str, Any]:
+    async def record(
+        game_id: GameId, request: Request, authorization: Auth = None
+    ) -> dict[str, Any]:
         """The game's JSON record (``sansu show --record`` reads it)."""
-        live = await service.get(game_id)
+        live = await watched(game_id, request, authorization)
         return service.record(live)
 
     @router.post("/records", status_code=201, tags=["archive"], responses=_errors(503))

@@ -26,12 +26,17 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 import sansu
 from sansu.server import logs
 from sansu.server.accounts_api import build_accounts_router
-from sansu.server.api import build_router, error_response
+from sansu.server.analysis_api import build_analysis_router
+from sansu.server.api import ErrorBody, build_router, error_response
 from sansu.server.archive import ABANDON_AFTER
+from sansu.server.bot_api import build_bot_router
+from sansu.server.bot_events import EventStreams
+from sansu.server.challenges import Challenges
 from sansu.server.computer import ComputerRunner
 from sansu.server.errors import ApiError, send_error
 from sansu.server.hints_api import build_hints_router
 from sansu.server.hub import Hub
+from sansu.server.lobby_api import build_lobby_router
 from sansu.server.profiles_api import build_profiles_router
 from sansu.server.ratelimit import Limiter, RateLimit, RateLimits, client_of
 from sansu.server.reviews_api import reviews_router
@@ -39,6 +44,8 @@ from sansu.server.rounds import KEEP_FINISHED, KEEP_IDLE
 from sansu.server.security_headers import install as install_security_headers
 from sansu.server.service import GameService
 from sansu.server.store import Store
+from sansu.server.tokens_api import build_tokens_router
+from sansu.server.tournaments_api import build_tournaments_router
 from sansu.server.views import catalog
 
 log = logging.getLogger("sansu.server")
@@ -172,6 +179,7 @@ def create_app(
     abandon_after: float = ABANDON_AFTER,
     warm_up: bool = True,
     review_simulations: int | None = None,
+    analysis_simulations: tuple[int, int] | None = None,
 ) -> FastAPI:
     """The server's app on the database ``db_url`` (a SQLAlchemy URL or a SQLite file path).
 
@@ -185,6 +193,8 @@ def create_app(
     computer players' compiled code before answering anyone (tests without
     computer games turn it off). ``review_simulations``: per position of a
     post-game review (default: each game's own, ``sansu.ai.review``).
+    ``analysis_simulations``: the first and the largest step of the analysis board
+    (default: each game's own, ``sansu.server.analysis.default_budgets``).
     """
     store = Store(db_url or str(default_db_path()))
     hub = Hub()
@@ -198,6 +208,9 @@ def create_app(
         abandon_after=abandon_after,
     )
     limiter = Limiter(rate_limits)
+    streams = EventStreams()
+    service.rounds.on_change(streams.game_changed)
+    challenges = Challenges(service.seating, streams)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -210,6 +223,7 @@ def create_app(
             yield
         finally:
             # Every way out (a signal, an error at start, the app's end) stops the workers.
+            streams.close()
             try:
                 await service.stop()
                 await store.drain()
@@ -225,10 +239,14 @@ def create_app(
         docs_url="/api/docs",
         redoc_url=None,
         openapi_url="/api/openapi.json",
+        # Every route counts against the per-client request limit.
+        responses={429: {"model": ErrorBody, "description": "over a rate limit (see Retry-After)"}},
     )
     app.state.service = service
     app.state.store = store
     app.state.limiter = limiter
+    app.state.streams = streams
+    app.state.challenges = challenges
 
     @app.exception_handler(ApiError)
     async def _api_error(_request: Request, error: ApiError) -> JSONResponse:
@@ -279,6 +297,13 @@ def create_app(
     app.include_router(accounts_router := build_accounts_router(store))
     app.include_router(hint_routes := build_hints_router(service))
     app.include_router(profile_routes := build_profiles_router(store))
+    app.include_router(lobby_routes := build_lobby_router(service))
+    app.state.lobby = lobby_routes  # its seeks and pairing desk (in memory)
+    app.include_router(bot_routes := build_bot_router(service, challenges, streams))
+    app.include_router(token_routes := build_tokens_router(store))
+    app.include_router(analysis_routes := build_analysis_router(service, analysis_simulations))
+    app.state.analyses = analysis_routes.analyses  # type: ignore[attr-defined]
+    app.include_router(tournament_routes := build_tournaments_router(store, service.tournaments))
 
     static = Path(static_dir) if static_dir is not None else STATIC
     if (static / "index.html").is_file():
@@ -312,6 +337,11 @@ def create_app(
             *accounts_router.routes,
             *hint_routes.routes,
             *profile_routes.routes,
+            *lobby_routes.routes,
+            *bot_routes.routes,
+            *token_routes.routes,
+            *analysis_routes.routes,
+            *tournament_routes.routes,
         ],
     )
     app.add_middleware(BodyLimit)

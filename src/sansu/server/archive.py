@@ -74,7 +74,7 @@ class Archive:
         recent = (g.c.updated_at >= cutoff) | g.c.id.in_(seen)
 
         def read(c: Connection) -> tuple[int, list[dict[str, Any]]]:
-            where: list[Any] = []
+            where: list[Any] = [g.c.private.is_(False)]  # private games are never listed
             if status == "archive":
                 where.append(g.c.status.in_(("finished", "imported")))
             elif status == "active":
@@ -121,7 +121,10 @@ class Archive:
                         "to_move": r.to_move,
                         "result": r.result,
                         "termination": r.termination,
-                        "seats": by_game.get(r.id, []),
+                        "seats": [
+                            {**seat, "bot": seat["seat"] in (r.meta or {}).get("bots", ())}
+                            for seat in by_game.get(r.id, [])
+                        ],
                         "rematch_of": r.rematch_of,
                         "rematch_id": r.rematch_id,
                         "created_at": r.created_at,
@@ -141,8 +144,16 @@ class Archive:
                 "hidden_information",
                 "this game keeps information from its players; its record is shown when it is over",
             )
+        bots = live.meta.get("bots", ())
         players = [
-            {"seat": s.seat, "kind": s.kind, "level": s.level, "name": s.name} for s in live.seats
+            {
+                "seat": s.seat,
+                "kind": s.kind,
+                "level": s.level,
+                "name": s.name,
+                "bot": s.seat in bots,
+            }
+            for s in live.seats
         ]
         metadata = dict(live.meta)
         metadata.update(

@@ -291,6 +291,8 @@ class LiveGame:
             "options": self.public_options,
             "status": self.status,
             "casual": self.casual,
+            "private": self.private,
+            "watchable": self.watchable,
             "state": self.version,
             "seq": self.seq,
             "ply": len(self.moves),

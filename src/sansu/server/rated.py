@@ -4,7 +4,7 @@ A game is rated (``casual: false``) only between signed-in players, each
 seat bound to a different account, with no computer seat; takebacks are
 refused in it (:mod:`sansu.server.play`). When it ends, by the rules, a
 resignation or a fallen flag, :class:`RatedGames` adds the rating to the
-change that writes the result (:meth:`Rounds.on_finish`), so both commit in
+change that writes the result (:meth:`Rounds.while_finishing`), so both commit in
 one transaction, and writes each player's change into the ``game_over``
 event (``+12``). :func:`ratings.rate_game` keys the rating by the game's id,
 so a retried commit rates nothing twice; a finished rated game that has no
@@ -15,7 +15,7 @@ failed rating may leave one) is rated once when the server starts.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from sqlalchemy import Connection, exists, select
@@ -36,16 +36,25 @@ def sign_in_required() -> ApiError:
     return ApiError(403, "sign_in_required", "a rated game is played by signed-in players only")
 
 
-def check_create(seats: Sequence[Seat], take: Sequence[int], user: User | None) -> None:
-    """Refuses a rated game with a computer seat, an anonymous creator, or a creator
-    taking more than one seat."""
-    if user is None:
+def check_create(
+    seats: Sequence[Seat],
+    take: Sequence[int],
+    user: User | None,
+    bound: Mapping[int, User] | None = None,
+) -> None:
+    """Refuses a rated game with a computer seat, an anonymous creator, or an account
+    holding more than one seat. ``bound``: seats the server binds to accounts at once
+    (a tournament's pairing), which need no signed-in creator."""
+    if user is None and (take or not bound):
         raise sign_in_required()
     if any(s.kind != "human" for s in seats):
         raise ApiError(
             422, "rated_computer", "games against the computer are casual: set casual to true"
         )
-    if len(take) > 1:
+    ids = [u.id for u in (bound or {}).values()]
+    if user is not None:
+        ids += [user.id] * len(take)
+    if len(take) > 1 or len(set(ids)) != len(ids):
         raise ApiError(409, "same_account", "in a rated game an account holds one seat only")
 
 
@@ -138,7 +147,7 @@ class RatedGames:
         self.store = store
         self.time = clock
         self._shown: dict[str, tuple[Any, dict[int, dict[str, Any]]]] = {}
-        rounds.on_finish(self.finishing)
+        rounds.while_finishing(self.finishing)
 
     def finishing(self, change: Change, over: Event) -> None:
         """Adds the rating to the change that ends ``change.live`` (see the module)."""

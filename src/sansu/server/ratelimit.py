@@ -30,9 +30,16 @@ ASGIApp = Callable[[Scope, Any, Any], Awaitable[None]]
 REQUESTS = "1200/minute"
 """Default: HTTP requests to the API, socket connections and socket messages, per client."""
 CREATES = "60/minute;1000/day"
-"""Default: games created (new games, imported records, seats joined) and reviews asked
+"""Default: games created (new games, imported records, seats joined, seeks posted or
+accepted, quick pairings asked) and reviews asked
 for, per client."""
-CREATE_PATHS = ("/api/games", "/api/records")
+CREATE_PATHS = (
+    "/api/games",
+    "/api/records",
+    "/api/lobby/seeks",
+    "/api/lobby/pairing",
+    "/api/tournaments",
+)
 ACCOUNTS = "20/minute;200/day"
 """Default: sign-ups and log-ins (each attempt, right or wrong), per client."""
 ACCOUNT_PATHS = ("/api/account/signup", "/api/account/login")
@@ -106,7 +113,7 @@ class RateLimit:
             await self.app(scope, receive, send)
             return
         post = scope.get("method") == "POST"
-        create = post and (path in CREATE_PATHS or path.endswith(("/join", "/review")))
+        create = post and (path in CREATE_PATHS or path.endswith(("/join", "/review", "/accept")))
         account = post and path in ACCOUNT_PATHS
         try:
             await self.limiter.hit(client_of(scope), create=create, account=account)

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Depends
 from fastapi.responses import JSONResponse
 
-from sansu.server.api import GameId, _errors
+from sansu.server.api import GameId, _errors, watch_guard
 from sansu.server.reviews import Reviews
 from sansu.server.service import GameService
 
@@ -27,7 +27,10 @@ def reviews_router(service: GameService, simulations: int | None = None) -> APIR
         service.background,
         simulations=simulations,
     )
-    router = APIRouter(prefix="/api", tags=["archive"])
+    # A game whose creator turned watching off is reviewed for its players only.
+    router = APIRouter(
+        prefix="/api", tags=["archive"], dependencies=[Depends(watch_guard(service))]
+    )
 
     @router.post(
         "/games/{game_id}/review",

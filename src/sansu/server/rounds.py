@@ -65,13 +65,14 @@ class Rounds:
         self._loading: dict[str, asyncio.Future[LiveGame]] = {}
         self._listeners: list[Callable[[LiveGame], None]] = []
         self._finishers: list[Callable[[Change, Event], None]] = []
+        self._finish_listeners: list[Callable[[LiveGame], None]] = []
         self._pins: list[Callable[[LiveGame], bool]] = []
 
     def on_change(self, listener: Callable[[LiveGame], None]) -> None:
         """Calls ``listener`` after every committed change (and for every game resumed)."""
         self._listeners.append(listener)
 
-    def on_finish(self, finisher: Callable[[Change, Event], None]) -> None:
+    def while_finishing(self, finisher: Callable[[Change, Event], None]) -> None:
         """Calls ``finisher(change, game_over_event)`` on every change that ends a game,
         before it is committed: its writes join the result's transaction."""
         self._finishers.append(finisher)
@@ -79,6 +80,11 @@ class Rounds:
     def _finishing(self, change: Change, over: Event) -> None:
         for finisher in self._finishers:
             finisher(change, over)
+    def on_finish(self, listener: Callable[[LiveGame], None]) -> None:
+        """Calls ``listener`` once when a game ends (rules, resignation, flag), after the
+        commit; a crash just after it may lose the call, so listeners also check the
+        store when they start."""
+        self._finish_listeners.append(listener)
 
     def pin(self, keeps: Callable[[LiveGame], bool]) -> None:
         """``keeps(live)`` true keeps the game in memory (e.g. while a computer thinks)."""
@@ -258,6 +264,7 @@ class Rounds:
             await self.store.write(job)
         except StoreError as error:
             raise ApiError(503, "store_unavailable", str(error)) from None
+        was_active = live.status == "active"
         for fn in change.apply:
             fn()
         live.seq = live_seq
@@ -266,6 +273,9 @@ class Rounds:
         live.events.extend(change.events)
         self.hub.publish(live, change.events)
         self.changed(live)
+        if was_active and live.status == "finished":
+            for listener in self._finish_listeners:
+                listener(live)
 
     async def commit_move(
         self,

@@ -100,10 +100,19 @@ class Seating:
         casual: bool = True,
         time_control: Mapping[str, Any] | None = None,
         user: User | None = None,
+        private: bool = False,
+        join_secret_hash: str | None = None,
+        watchable: bool = True,
+        bind: Mapping[int, User] | None = None,
+        meta: Mapping[str, Any] | None = None,
     ) -> tuple[LiveGame, str | None]:
         """A new game; returns it and the creator's token (``None`` if they took no seat).
 
-        ``user``: the signed-in creator, whose seats are bound to their account."""
+        ``user``: the signed-in creator, whose seats are bound to their account.
+        ``private``, ``join_secret_hash``, ``watchable``: see :mod:`sansu.server.privacy`.
+        ``bind``: seats taken at once for other accounts (a tournament's pairing),
+        each with a token nobody is shown. ``meta``: stored with the game (e.g. the challenge or
+        pairing that started it)."""
         try:
             tc = check_time_control(time_control)
             options = with_aids_default(game_id, options or {}, seats)
@@ -119,7 +128,7 @@ class Seating:
             take = humans[:1]
         take = list(dict.fromkeys(take))
         if not casual:
-            check_create(seat_list, take, user)
+            check_create(seat_list, take, user, bind)
         for seat in take:
             if seat not in humans:
                 raise ApiError(
@@ -137,6 +146,13 @@ class Seating:
                 seat_list[seat].name = user.name
             elif name:
                 seat_list[seat].name = name[:MAX_NAME]
+        for seat, player in (bind or {}).items():
+            if seat not in humans or seat in take:
+                raise ApiError(422, "bad_seat", f"seat {seat} cannot be bound to an account")
+            seat_list[seat].token_hash = hash_token(secrets.token_urlsafe(24))
+            seat_list[seat].joined_at = now
+            seat_list[seat].user_id = player.id
+            seat_list[seat].name = player.name
         live = LiveGame(
             id=new_id(),
             game=game,
@@ -147,9 +163,13 @@ class Seating:
             moves=[],
             casual=bool(casual),
             created_by=None if user is None else user.id,
+            private=private,
+            join_secret_hash=join_secret_hash if private else None,
+            watchable=watchable,
             clock=ClockState.start(tc, len(seat_list)),
             time_control=tc,
             seed_chosen=seed_chosen,
+            meta=dict(meta or {}),
             created_at=now,
             updated_at=now,
         )

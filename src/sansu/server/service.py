@@ -10,7 +10,8 @@ Each domain is a module with one class, given the others it needs:
 - :mod:`~sansu.server.rematch` — rematches;
 - :mod:`~sansu.server.rated` — rated games: who plays them, rating them as they end;
 - :mod:`~sansu.server.archive` — lists, records, replays, imports;
-- :mod:`~sansu.server.events` — the event stream for reconnecting clients.
+- :mod:`~sansu.server.events` — the event stream for reconnecting clients;
+- :mod:`~sansu.server.tournaments` — arenas, Swiss and round-robin tournaments.
 
 A new domain (users, ratings, tournaments, bots) is one new module wired
 here. The HTTP and WebSocket layer (:mod:`~sansu.server.api`,
@@ -41,6 +42,7 @@ from sansu.server.rounds import KEEP_FINISHED, KEEP_IDLE, Rounds
 from sansu.server.seating import Seating
 from sansu.server.store import Store
 from sansu.server.timekeeper import Timekeeper
+from sansu.server.tournaments import Tournaments
 
 __all__ = ["GameService", "LiveGame"]
 
@@ -80,6 +82,7 @@ class GameService:
         self.rated = RatedGames(self.rounds, store, clock)
         self.archive = Archive(self.rounds, store, clock, hub, abandon_after)
         self.event_log = EventLog(store)
+        self.tournaments = Tournaments(store, self.rounds, self.seating, self.background, clock)
         # The calls of the HTTP and WebSocket layer, by domain.
         self.get = self.rounds.get
         self.create = self.seating.create
@@ -131,6 +134,7 @@ class GameService:
             except Exception:
                 log.exception("cannot resume game %s", game_id)
         await self.rated.rate_missed()
+        await self.tournaments.resume()
 
     async def stop(self) -> None:
         self.timekeeper.stop()

@@ -45,14 +45,26 @@ def csrf_failed() -> ApiError:
     )
 
 
+def bot_refused() -> ApiError:
+    return ApiError(
+        403,
+        "bot_account",
+        "a bot account plays through the bot API with its API token (docs/bots.md),"
+        " not through a browser's session",
+    )
+
+
 async def account(store: Store, request: HTTPConnection, *, write: bool) -> User | None:
     """The signed-in user of a request; for a write, only with the session's CSRF token
-    (without it the request is anonymous, as if no cookie had come)."""
+    (without it the request is anonymous, as if no cookie had come). A bot account's
+    session may read but never write here: bots play through the bot API."""
     session = await session_of(store, request.cookies)
     if session is None:
         return None
     if write and not user_sessions.check_csrf(session[0], request.headers.get(CSRF_HEADER)):
         return None
+    if write and session[1].bot:
+        raise bot_refused()
     return session[1]
 
 
@@ -68,6 +80,10 @@ async def acting(store: Store, request: HTTPConnection, token: str | None, *, wr
     if write and not user_sessions.check_csrf(session[0], request.headers.get(CSRF_HEADER)):
         if token is None:
             raise csrf_failed()
+        return token
+    if session[1].bot:
+        if write:
+            raise bot_refused()
         return token
     return SignedIn(session[1].id, token)
 
@@ -93,4 +109,6 @@ async def socket_account(store: Store, websocket: HTTPConnection) -> User | None
         raise ApiError(
             403, "bad_origin", "a socket signed in by cookie must come from this site's pages"
         )
+    if session[1].bot:
+        return None  # a bot's session watches: its seats are played through the bot API
     return session[1]

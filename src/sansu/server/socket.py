@@ -29,6 +29,7 @@ from starlette.websockets import WebSocketDisconnect
 from sansu.server.errors import ApiError
 from sansu.server.hub import Connection
 from sansu.server.live import LiveGame, SignedIn, Who, dumps, is_text
+from sansu.server.privacy import check_watch
 from sansu.server.service import GameService
 from sansu.server.signed_in import socket_account
 from sansu.server.views import game_json
@@ -74,6 +75,7 @@ def add_socket_route(
             who: Who = token if user is None else SignedIn(user.id, token)
             live = await service.get(game_id)
             held = live.holder(who) if token else live.seats_of(who)
+            check_watch(live, held)
         except ApiError as error:
             await websocket.send_text(dumps({"type": "error", **error.to_dict()["error"]}))
             await websocket.close(code=4000 + error.status)

@@ -45,6 +45,9 @@ def game_json(service: GameService, live: LiveGame, held: frozenset[int]) -> dic
     data = live.summary()
     to_move = live.state.to_move
     viewer = None if not held else (to_move if to_move in held else min(held))
+    bots = set(live.meta.get("bots", ()))
+    for seat in data["seats"]:
+        seat["bot"] = seat["seat"] in bots
     data["you"] = sorted(held)
     data["view"] = json.loads(live.view_json(viewer))
     data["moves"] = [m.public() for m in live.moves]

@@ -10,7 +10,14 @@ from __future__ import annotations
 from alembic import context
 from sqlalchemy import create_engine
 
-from sansu.server import ratings, reviews, user_sessions, users  # noqa: F401  (their tables join metadata)
+from sansu.server import (  # noqa: F401  (their tables join metadata)
+    bot_accounts,
+    ratings,
+    reviews,
+    tournament_tables,
+    user_sessions,
+    users,
+)
 from sansu.server.models import metadata
 
 config = context.config

@@ -5,25 +5,11 @@
 // server's answers.
 
 import {route} from './app.js';
-import {errorText} from './api.js';
+import {accountChanged} from './api.js';
+import {botBadge, botPanels} from './bots.js';
 import {h} from './kit.js';
+import {call} from './session.js';
 import {announce, errorNotice} from './ui.js';
-
-async function call(method, path, body, csrf) {
-  const headers = {Accept: 'application/json'};
-  if (body !== undefined) headers['Content-Type'] = 'application/json';
-  if (csrf) headers['X-CSRF-Token'] = csrf;
-  let res;
-  try {
-    res = await fetch(path, {method, headers, credentials: 'same-origin',
-      body: body === undefined ? undefined : JSON.stringify(body)});
-  } catch {
-    throw new Error('The server cannot be reached.');
-  }
-  const data = await res.json().catch(() => null);
-  if (!res.ok) throw new Error(errorText(data) || `${res.status} ${res.statusText}`);
-  return data;
-}
 
 function field(id, text, attrs) {
   return h('div', {class: 'field'}, h('label', {for: id}, text), h('input', {id, ...attrs}));
@@ -41,6 +27,7 @@ function accountForm(id, title, fields, button, submit, redraw) {
     const values = Object.fromEntries(new FormData(form));
     try {
       const message = await submit(values);
+      accountChanged();
       announce(message);
       await redraw(message);
     } catch (error) {
@@ -57,8 +44,10 @@ async function draw(main, message) {
   if (message) main.append(h('p', {class: 'notice', role: 'status'}, message));
   if (me.user) {
     main.append(
-      h('p', {}, 'Signed in as ', h('strong', {'data-testid': 'account-name'}, me.user.name), '. ',
+      h('p', {}, 'Signed in as ', h('strong', {'data-testid': 'account-name'}, me.user.name),
+        me.user.bot ? ' ' : '', me.user.bot ? botBadge() : '', '. ',
         h('a', {href: `#/@/${encodeURIComponent(me.user.name)}`}, 'Your profile')),
+      ...await botPanels(me, redraw),
       accountForm('logout', 'Log out', [], 'Log out',
         () => call('POST', '/api/account/logout', undefined, me.csrf_token).then(() => 'Logged out.'),
         redraw),
@@ -88,7 +77,11 @@ async function draw(main, message) {
       field('signup-password', 'Password (8 characters or more)',
         {name: 'password', type: 'password', autocomplete: 'new-password', required: true,
           minlength: 8}),
-    ], 'Sign up', (v) => call('POST', '/api/account/signup', v).then((r) => `Welcome, ${r.user.name}.`),
+      h('div', {class: 'field'}, h('label', {},
+        h('input', {type: 'checkbox', name: 'bot', id: 'signup-bot'}),
+        ' Bot account (a program plays it through the bot API)')),
+    ], 'Sign up', (v) => call('POST', '/api/account/signup', {...v, bot: v.bot === 'on'})
+      .then((r) => `Welcome, ${r.user.name}.`),
     redraw));
 }
 

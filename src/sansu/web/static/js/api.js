@@ -4,6 +4,29 @@
 // resumes the game in the same seat.
 
 const TOKENS_KEY = 'sansu.seats';
+const INVITES_KEY = 'sansu.invites';
+
+// The signed-in account, if any (GET /api/account at start): every write carries its
+// session's CSRF token, so the server counts it as the account's.
+let session = {user: null, csrf_token: null};
+let sessionLoaded = null;
+
+/** Who is signed in in this browser ({user, csrf_token}; user null when nobody). */
+export function account() {
+  if (!sessionLoaded) {
+    sessionLoaded = fetch('/api/account', {headers: {Accept: 'application/json'}})
+      .then((res) => (res.ok ? res.json() : null))
+      .then((data) => { if (data) session = data; return session; })
+      .catch(() => session);
+  }
+  return sessionLoaded;
+}
+
+/** Forgets the account seen at start (after logging in or out). */
+export function accountChanged() {
+  sessionLoaded = null;
+  session = {user: null, csrf_token: null};
+}
 
 export class ApiError extends Error {
   constructor(status, message, body) {
@@ -18,6 +41,10 @@ async function request(method, path, body, token) {
   const headers = {Accept: 'application/json'};
   if (body !== undefined) headers['Content-Type'] = 'application/json';
   if (token) headers.Authorization = `Bearer ${token}`;
+  if (method !== 'GET') {
+    const {csrf_token: csrf} = await account();
+    if (csrf) headers['X-CSRF-Token'] = csrf;
+  }
   let res;
   try {
     res = await fetch(path, {method, headers, body: body === undefined ? undefined : JSON.stringify(body)});
@@ -71,6 +98,19 @@ export function dropToken(id, token) {
   localStorage.setItem(TOKENS_KEY, JSON.stringify(all));
 }
 
+/** Keeps a private game's invitation secret, for its invitation link. */
+export function keepInvite(id, secret) {
+  let all = {};
+  try { all = JSON.parse(localStorage.getItem(INVITES_KEY) || '{}'); } catch { /* reset */ }
+  all[id] = secret;
+  localStorage.setItem(INVITES_KEY, JSON.stringify(all));
+}
+
+/** The invitation secret of a private game this browser created (null if unknown). */
+export function inviteSecret(id) {
+  try { return JSON.parse(localStorage.getItem(INVITES_KEY) || '{}')[id] || null; } catch { return null; }
+}
+
 /** Ids of the games this browser holds a seat in, most recent first. */
 export function myGameIds() {
   return Object.entries(allSeats()).sort((a, b) => (b[1].at || 0) - (a[1].at || 0)).map(([id]) => id);
@@ -93,8 +133,21 @@ export const api = {
   sample: (game) => request('GET', `samples/${enc(game)}.json`),
   create: (body) => request('POST', '/api/games', body),
   game: (id, token) => request('GET', `/api/games/${enc(id)}`, undefined, token),
-  join: (id, seat, name, token) => request('POST', `/api/games/${enc(id)}/join`,
-    {seat, name: name || null}, token),
+  join: (id, seat, name, token, secret) => request('POST', `/api/games/${enc(id)}/join`,
+    {seat, name: name || null, ...(secret ? {secret} : {})}, token),
+  watching: (id, token, watchable) => request('POST', `/api/games/${enc(id)}/watching`,
+    {watchable}, token),
+  /** The signed-in player's games in play: {games: [{id, game, you, your_turn, ...}]} */
+  myGames: () => request('GET', '/api/account/games'),
+  seeks: () => request('GET', '/api/lobby/seeks'),
+  postSeek: (body) => request('POST', '/api/lobby/seeks', body),
+  lookSeek: (id, ticket) => request('GET', `/api/lobby/seeks/${enc(id)}`, undefined, ticket),
+  acceptSeek: (id, name, ticket) => request('POST', `/api/lobby/seeks/${enc(id)}/accept`,
+    {name: name || null}, ticket),
+  cancelSeek: (id, ticket) => request('DELETE', `/api/lobby/seeks/${enc(id)}`, undefined, ticket),
+  wait: (body) => request('POST', '/api/lobby/pairing', body),
+  lookWait: (ticket) => request('GET', '/api/lobby/pairing', undefined, ticket),
+  stopWaiting: (ticket) => request('DELETE', '/api/lobby/pairing', undefined, ticket),
   move: (id, token, move, state) => request('POST', `/api/games/${enc(id)}/moves`,
     {move, state}, token),
   resign: (id, token, state) => request('POST', `/api/games/${enc(id)}/resign`, {state}, token),
@@ -113,6 +166,13 @@ export const api = {
   /** Starts (or finds) the engine's review of a game that is over: {status, percent | review} */
   review: (id) => request('POST', `/api/games/${enc(id)}/review`),
   reviewStatus: (id) => request('GET', `/api/games/${enc(id)}/review`),
+  /** Sets up a position for the analysis board: {id, view, moves, base, ...} */
+  analyse: (body) => request('POST', '/api/analysis', body),
+  /** The analysis once deeper than step `after` (the server waits a few seconds for it). */
+  analysisNews: (id, after) => request('GET', `/api/analysis/${enc(id)}?after=${after}`),
+  stopAnalysis: (id) => request('DELETE', `/api/analysis/${enc(id)}`),
+  analysisHint: (id, cell) => request('GET',
+    `/api/analysis/${enc(id)}/hint${cell ? `?cell=${enc(cell)}` : ''}`),
 };
 
 /**

@@ -68,7 +68,8 @@ window.sansu = {
 async function start() {
   setupToggles();
   const pages = await Promise.allSettled([import('./home.js'), import('./play.js'),
-    import('./lobby.js'), import('./account.js'), import('./ratings.js')]);
+    import('./lobby.js'), import('./account.js'), import('./seeks.js'),
+    import('./bots.js'), import('./analysis.js'), import('./tournament.js'), import('./ratings.js')]);
   for (const p of pages) if (p.status === 'rejected') console.error(p.reason);
   window.addEventListener('hashchange', dispatch);
   await dispatch();

@@ -2,12 +2,12 @@
 // and "Play"), a game's own page with the choices of how to play, and the
 // rules pages rendered from the project's rules texts.
 
-import {api, heldSeats, keepSeats, myGameIds} from './api.js';
+import {account, api, heldSeats, keepInvite, keepSeats, myGameIds} from './api.js';
 import {go, route} from './app.js';
 import {KNOWN_GAMES, boardModule} from './games.js';
 import {h} from './kit.js';
 import {renderMarkdown} from './markdown.js';
-import {createRatedGame, levelRatings} from './ratings.js';
+import {levelRatings} from './ratings.js';
 import {ago, errorNotice} from './ui.js';
 
 let catalogue = null;
@@ -82,7 +82,10 @@ route(/^\/$/, 'home', async (main) => {
 });
 
 async function renderMyGames(section) {
-  const ids = myGameIds().slice(0, 12);
+  // This browser's seats, and (signed in) the account's games from any browser.
+  const {user} = await account();
+  const bound = user ? (await api.myGames().catch(() => ({games: []}))).games.map((g) => g.id) : [];
+  const ids = [...new Set([...myGameIds(), ...bound])].slice(0, 12);
   const found = await Promise.all(ids.map(async (id) => {
     try {
       return await api.game(id, Object.values(heldSeats(id))[0]);
@@ -94,7 +97,8 @@ async function renderMyGames(section) {
   if (!ongoing.length) return;
   const items = await Promise.all(ongoing.map(async (g) => {
     const mod = await boardModule(g.game);
-    const mine = g.view?.to_move !== null && String(g.view?.to_move) in heldSeats(g.id);
+    const mine = g.view?.to_move !== null && (String(g.view?.to_move) in heldSeats(g.id)
+      || (g.you || []).includes(g.view?.to_move));
     return h('li', {'data-game-id': g.id},
       h('strong', {}, g.title || mod.meta.title),
       h('span', {class: 'grow muted'}, `${g.moves.length} moves · ${mine ? 'your move' : 'waiting'}`
@@ -113,7 +117,9 @@ route(/^\/game\/([\w-]+)$/, 'home', async (main, m) => {
   const mod = await boardModule(info.id || id);
   const title = info.title || mod.meta.title;
   document.title = `${title} — sansu`;
-  main.append(h('h1', {}, title), h('p', {class: 'muted'}, mod.meta.pitch || ''));
+  main.append(h('h1', {}, title), h('p', {class: 'muted'}, mod.meta.pitch || '',
+    ' ', h('a', {href: `#/analysis/${info.id || id}`, 'data-action': 'analysis-board'},
+      'Explore positions on the analysis board')));
   main.append(h('div', {class: 'game-intro'}, await boardPicture(info.id || id),
     playForm(info, mod, (await catalog()).levels || ['easy'], await catalog())));
   const rules = h('section', {class: 'prose', id: 'rules'}, h('p', {class: 'muted'}, 'Loading the rules…'));
@@ -244,6 +250,9 @@ function playForm(info, mod, levels, cat = null) {
     h('div', {class: 'field', 'data-for': 'online'}, h('label', {for: 'clock'}, 'Clock'), clockSelect),
     h('div', {class: 'field', 'data-for': 'online'}, h('label', {class: 'choice'}, ratedBox,
       'Rated (both players signed in; no takebacks)')),
+    h('div', {class: 'field', 'data-for': 'online'}, h('label', {class: 'choice'},
+      h('input', {type: 'checkbox', id: 'watchable', name: 'watchable', checked: true}),
+      'Others may watch by link')),
     aidsField,
     optionsBox,
     h('div', {class: 'row', style: 'margin-top:.6rem'},
@@ -298,6 +307,11 @@ function playForm(info, mod, levels, cat = null) {
       return;
     }
     const body = {game: info.id, options, seats, take};
+    // A game for a friend is private: only its invitation link (with its secret) joins it.
+    if (choices.includes('invite')) {
+      body.private = true;
+      body.watchable = form.elements.watchable.checked;
+    }
     const clock = clockSelect.value;
     if (clock && choices.includes('invite')) {
       const [initial, increment] = clock.split('+').map(Number);
@@ -307,8 +321,8 @@ function playForm(info, mod, levels, cat = null) {
     if (name) body.name = name;
     status.replaceChildren(h('p', {class: 'muted'}, 'Setting up the game…'));
     try {
-      const id = ratedBox.checked && form.elements.mode.value === 'online'
-        ? await createRatedGame(body) : await createGame(body);
+      if (ratedBox.checked && form.elements.mode.value === 'online') body.casual = false;
+      const id = await createGame(body);
       go(`#/play/${id}`);
     } catch (error) {
       status.replaceChildren(errorNotice(error.message));
@@ -321,5 +335,6 @@ function playForm(info, mod, levels, cat = null) {
 export async function createGame(body) {
   const res = await api.create(body);
   if (res.token) keepSeats(res.id, res.seats, res.token);
+  if (res.join_secret) keepInvite(res.id, res.join_secret);
   return res.id;
 }

@@ -20,7 +20,8 @@ async function seatLine(m) {
   const mod = await boardModule(m.game);
   const seats = m.seats || [];
   return seats.map((s, k) => {
-    const who = s.kind === 'computer' ? `computer${s.level ? ` (${s.level})` : ''}` : (s.name || 'guest');
+    const who = s.kind === 'computer' ? `computer${s.level ? ` (${s.level})` : ''}`
+      : `${s.name || 'guest'}${s.bot ? ' (BOT)' : ''}`;
     return `${mod.meta.playerName(s.seat ?? k, null)}: ${who}`;
   }).join(' · ');
 }
@@ -47,6 +48,7 @@ async function listItem(m, action) {
 
 route(/^\/watch$/, 'watch', async (main) => {
   main.append(h('h1', {}, 'Games being played'));
+  main.append(h('p', {}, h('a', {href: '#/bots', class: 'btn'}, 'Challenge a bot')));
   const holder = h('div', {'aria-live': 'polite'});
   // Games in play that nobody plays any more (a page closed for a while, no
   // move since) are kept apart: they are not being played, but not lost either.

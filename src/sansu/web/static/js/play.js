@@ -4,10 +4,10 @@
 // server is the judge: a move is sent with the state number it was made in,
 // and the board changes only when the server says that a move happened.
 
-import {Live, api, dropToken, heldSeats, keepSeats} from './api.js';
+import {Live, api, dropToken, heldSeats, inviteSecret, keepSeats} from './api.js';
 import {go, route} from './app.js';
 import {boardModule} from './games.js';
-import {applyRatings, joinAsAccount, seatRating} from './ratings.js';
+import {applyRatings, seatRating} from './ratings.js';
 import {reviewPanel} from './review.js';
 import {clockText, h, s, scrollWithin} from './kit.js';
 import {announce, copyText, errorNotice, playSound} from './ui.js';
@@ -18,7 +18,7 @@ route(/^\/(?:play|replay|watch)\/([\w-]+)$/, 'play', async (main, m) => {
   return () => page.stop();
 });
 
-route(/^\/join\/([\w-]+)$/, 'play', async (main, m) => joinPage(main, m[1]));
+route(/^\/join\/([\w-]+)(?:\/([\w-]+))?$/, 'play', async (main, m) => joinPage(main, m[1], m[2]));
 
 const ICONS = {
   first: 'M6 5h2v14H6zM20 5v14L9 12z',
@@ -44,11 +44,15 @@ class GamePage {
     this.replay = /^#\/replay\//.test(location.hash);
   }
 
-  get held() { return heldSeats(this.id); }
+  /** {seat: token}: this browser's tokens, and the seats of the signed-in account (the
+   *  server's `you`; token null: the session cookie acts for them). */
+  get held() {
+    const bound = Object.fromEntries((this.g?.you || []).map((seat) => [seat, null]));
+    return {...bound, ...heldSeats(this.id)};
+  }
 
   get token() {
-    const tokens = Object.values(this.held);
-    return tokens.length ? tokens[0] : null;
+    return Object.values(heldSeats(this.id))[0] || null;
   }
 
   mine(seat) {
@@ -110,7 +114,7 @@ class GamePage {
     const base = this.seatName(p);
     if (seat?.kind === 'computer') return `${base} — computer${seat.level ? ` (${seat.level})` : ''}`;
     if (this.mine(p) && this.solo) return `${base} — you`;
-    if (seat?.name) return `${base} — ${seat.name}`;
+    if (seat?.name) return `${base} — ${seat.name}${seat.bot ? ' (BOT)' : ''}`;
     return base;
   }
 
@@ -240,6 +244,12 @@ class GamePage {
       this.render();
       return;
     }
+    if (type === 'watching') {
+      this.g.watchable = e.watchable;
+      announce(e.watchable ? 'Others may watch this game.' : 'Only the players see this game now.');
+      this.renderControls();
+      return;
+    }
     if (type === 'joined') {
       const seat = this.g.seats[e.seat];
       if (seat) Object.assign(seat, {taken: true, name: e.name ?? seat.name});
@@ -271,7 +281,7 @@ class GamePage {
       return;
     }
     const token = held[seats[0]];
-    keepSeats(gameId, seats.map((s) => (turn ? turn[s] : s)), token);
+    if (token) keepSeats(gameId, seats.map((s) => (turn ? turn[s] : s)), token);
     go(`#/play/${gameId}`);
   }
 
@@ -565,10 +575,25 @@ class GamePage {
     if (this.g.rematch?.game_id && !this.replay) {
       buttons.push(h('a', {class: 'btn', href: `#/play/${this.g.rematch.game_id}`}, 'Go to the rematch'));
     }
+    if (held.length && active && this.g.private && inviteSecret(this.id)) {
+      // The creator (this browser made the invitation) may let others watch, or not.
+      const on = this.g.watchable !== false;
+      buttons.push(h('button', {type: 'button', class: 'btn', 'data-action': 'watching',
+        'aria-pressed': String(on), onclick: () => this.setWatching(!on)},
+      on ? 'Others may watch: on' : 'Others may watch: off'));
+    }
     buttons.push(h('a', {class: 'btn', href: `#/game/${this.g.game}`}, 'New game'));
     if (this.g.status !== 'active') {
       buttons.push(h('a', {class: 'btn', href: api.recordUrl(this.id), download: `sansu-${this.id}.json`},
         'Download the record'));
+    }
+    // The analysis board, at the position shown: once the game is over, or for a spectator
+    // of a casual game that hides nothing (the server refuses every other game in play).
+    if (this.g.status !== 'active'
+        || (!held.length && this.g.casual && !this.g.hidden_information && !this.replay)) {
+      const ply = this.viewing === null ? this.g.moves.length : this.viewing;
+      buttons.push(h('a', {class: 'btn', 'data-action': 'analyse',
+        href: `#/analysis/${this.g.game}?game_id=${this.id}&ply=${ply}`}, 'Analyse'));
     }
     this.controls.replaceChildren(...buttons);
     if (this.g.status !== 'active' && !this.reviewEl) {
@@ -584,7 +609,13 @@ class GamePage {
       return;
     }
     if (!this.shareEl.hidden && this.shareEl.dataset.free === String(free.length)) return;
-    const link = `${location.origin}${location.pathname}#/join/${this.id}`;
+    // A private game's link carries its join secret, in the fragment (never sent to a server).
+    const secret = inviteSecret(this.id);
+    if (this.g.private && !secret) {
+      this.shareEl.hidden = true;
+      return;
+    }
+    const link = `${location.origin}${location.pathname}#/join/${this.id}${secret ? `/${secret}` : ''}`;
     const input = h('input', {type: 'text', readonly: true, value: link, class: 'wide',
       'aria-label': 'Invitation link', 'data-testid': 'invite-link'});
     const note = h('span', {class: 'muted', 'aria-live': 'polite'});
@@ -597,6 +628,16 @@ class GamePage {
         onclick: async () => {
           note.textContent = (await copyText(link, input)) ? 'Copied.' : 'Select the link and copy it.';
         }}, 'Copy link')), note);
+  }
+
+  async setWatching(watchable) {
+    try {
+      const res = await api.watching(this.id, this.token, watchable);
+      this.g.watchable = res.watchable;
+      this.renderControls();
+    } catch (error) {
+      this.explain(error.message);
+    }
   }
 
   async resign() {
@@ -633,12 +674,31 @@ class GamePage {
 
 // -- the join page ---------------------------------------------------------------------------
 
-async function joinPage(main, id) {
+async function joinPage(main, id, secret) {
   let g;
   try {
     g = await api.game(id, null);
   } catch (error) {
-    main.append(errorNotice(error.status === 404 ? 'There is no such game.' : error.message));
+    if (error.code === 'not_watchable' && secret) {
+      // Nobody outside sees this game before joining: take the first free seat.
+      g = {seats: [{seat: null, kind: 'human', taken: false}], status: 'active', game: null};
+    } else {
+      main.append(errorNotice(error.status === 404 ? 'There is no such game.' : error.message));
+      return;
+    }
+  }
+  if (!g.game) {
+    main.append(h('h1', {}, 'Join a private game'));
+    const status = h('div', {'aria-live': 'polite'});
+    main.append(h('button', {type: 'button', class: 'btn primary', 'data-seat': 'any', onclick: async () => {
+      try {
+        const res = await api.join(id, null, localStorage.getItem('sansu.name') || '', null, secret);
+        if (res.token) keepSeats(id, [res.seat], res.token);
+        go(`#/play/${id}`);
+      } catch (error) {
+        status.replaceChildren(errorNotice(error.message));
+      }
+    }}, 'Join the game'), status);
     return;
   }
   const mod = await boardModule(g.game);
@@ -669,7 +729,7 @@ async function joinPage(main, id) {
         const name = nameInput.value.trim();
         localStorage.setItem('sansu.name', name);
         try {
-          const res = g.rated ? await joinAsAccount(id, s.seat) : await api.join(id, s.seat, name, token);
+          const res = await api.join(id, s.seat, name, token, secret);
           keepSeats(id, [res.seat], res.token);
           go(`#/play/${id}`);
         } catch (error) {

@@ -1,10 +1,10 @@
 // Ratings on the web: a player's profile (#/@/NAME) with a rating chart per game,
 // the leaderboards (#/leaderboard/GAME), a player's rating beside their name in a
-// game, and the signed-in calls a rated game needs (creating and joining one send
-// the session's CSRF token, which only this site's pages can read).
+// game (creating and joining a rated game are ordinary calls: api.js sends the
+// session's CSRF token with every write).
 
 import {route} from './app.js';
-import {api, ApiError, errorText, keepSeats} from './api.js';
+import {api, ApiError, errorText} from './api.js';
 import {KNOWN_GAMES} from './games.js';
 import {h, s} from './kit.js';
 import {errorNotice} from './ui.js';
@@ -22,37 +22,6 @@ async function getJson(path) {
   const data = await res.json().catch(() => null);
   if (!res.ok) throw new ApiError(res.status, errorText(data) || `${res.status}`, data);
   return data;
-}
-
-/** A write as the signed-in account (with its CSRF token); refused when nobody is signed in. */
-async function accountPost(path, body) {
-  const me = await getJson('/api/account');
-  if (!me.user) throw new ApiError(403, 'A rated game needs an account: log in first.', null);
-  let res;
-  try {
-    res = await fetch(path, {method: 'POST', credentials: 'same-origin', body: JSON.stringify(body),
-      headers: {Accept: 'application/json', 'Content-Type': 'application/json',
-        'X-CSRF-Token': me.csrf_token}});
-  } catch {
-    throw new ApiError(0, 'The server cannot be reached.', null);
-  }
-  const data = await res.json().catch(() => null);
-  if (!res.ok) throw new ApiError(res.status, errorText(data) || `${res.status}`, data);
-  return data;
-}
-
-/** Creates a rated game as the signed-in account; answers its id. */
-export async function createRatedGame(body) {
-  const res = await accountPost('/api/games', {...body, casual: false});
-  if (res.token) keepSeats(res.id, res.seats, res.token);
-  return res.id;
-}
-
-/** Takes seat `seat` of a rated game as the signed-in account; answers the join's answer. */
-export async function joinAsAccount(id, seat) {
-  const res = await accountPost(`/api/games/${enc(id)}/join`, {seat});
-  keepSeats(id, [res.seat], res.token);
-  return res;
 }
 
 /** The computer levels' published ratings in `game` ({level: rating}), or {}. */

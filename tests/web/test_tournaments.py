@@ -1,0 +1,92 @@
+"""Tournament pages in a browser at 390 px: create a Swiss, two players join from their own
+browsers, it starts, one opens her game from the tournament page and resigns it there, and
+both pages show the new standings and the podium; axe finds nothing on the list or the
+tournament page."""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+from tests.web.test_account import PHONE, fits
+
+PASSWORD = "a long enough password"
+
+
+def signed_in(browser: Any, server_url: str) -> tuple[Any, Any, str]:
+    context = browser.new_context(viewport=PHONE)
+    page = context.new_page()
+    name = f"t{uuid.uuid4().hex[:8]}"
+    page.goto(f"{server_url}/#/account")
+    page.wait_for_selector("#signup-name")
+    status = page.evaluate(
+        """([name, password]) => fetch('/api/account/signup', {method: 'POST',
+            headers: {'Content-Type': 'application/json'},
+            body: JSON.stringify({name, password})}).then(r => r.status)""",
+        [name, PASSWORD],
+    )
+    assert status == 201
+    return context, page, name
+
+
+def press(page: Any, selector: str) -> None:
+    page.focus(selector)
+    page.keyboard.press("Enter")
+
+
+def test_create_join_play_standings(browser: Any, server_url: str) -> None:
+    alice_ctx, alice, alice_name = signed_in(browser, server_url)
+    bob_ctx, bob, bob_name = signed_in(browser, server_url)
+    errors: list[str] = []
+    for page in (alice, bob):
+        page.on("pageerror", lambda e: errors.append(str(e)))
+    try:
+        alice.goto(f"{server_url}/#/tournaments")
+        alice.wait_for_selector("[data-testid=create-tournament]")
+        fits(alice)
+        alice.focus("#t-name")
+        alice.keyboard.type("Night Swiss")
+        alice.select_option("#t-format", "swiss")
+        alice.fill("#t-rounds", "1")
+        press(alice, "[data-testid=create-tournament] button[type=submit]")
+        alice.wait_for_url("**/#/tournament/*")
+        tid = alice.url.rsplit("/", 1)[1]
+        alice.wait_for_selector("text=Join")
+        press(alice, "button:has-text('Join')")
+        alice.wait_for_selector(f"[data-player='{alice_name}']")
+        fits(alice)
+
+        bob.goto(f"{server_url}/#/tournament/{tid}")
+        press(bob, "button:has-text('Join')")
+        bob.wait_for_selector(f"[data-player='{bob_name}']")
+        alice.wait_for_selector(f"[data-player='{bob_name}']")  # Alice's page follows
+        press(alice, "button:has-text('Start now')")
+        alice.wait_for_selector("[data-testid=pairings] button:has-text('Play your game')")
+        fits(alice)
+        press(alice, "button:has-text('Play your game')")
+        alice.wait_for_url("**/#/play/*")
+        game_id = alice.url.rsplit("/", 1)[1]
+        alice.wait_for_selector("[data-testid=status]")
+        assert alice.evaluate(
+            "(gid) => Object.keys(JSON.parse(localStorage.getItem('sansu.seats') || '{}'))"
+            ".includes(gid)",
+            game_id,
+        )
+        # Alice plays her game in the game page: she resigns it there, by keyboard.
+        alice.on("dialog", lambda dialog: dialog.accept())
+        press(alice, "[data-action=resign]")
+        alice.wait_for_selector("[data-testid=status]:has-text('resign')", timeout=15000)
+        alice.goto(f"{server_url}/#/tournament/{tid}")
+        for page in (alice, bob):
+            page.wait_for_selector("[data-testid=podium]", timeout=15000)
+            score = page.text_content(f"[data-player='{bob_name}'] [data-testid=score]")
+            assert score == "1"
+            assert page.text_content(f"[data-player='{alice_name}'] [data-testid=score]") == "0"
+        fits(alice)
+        alice.goto(f"{server_url}/#/tournaments")
+        alice.wait_for_selector(f"[data-testid=tournaments-finished] [data-tournament='{tid}']")
+        fits(alice)
+    finally:
+        alice_ctx.close()
+        bob_ctx.close()
+    assert not errors, errors
