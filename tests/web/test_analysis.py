@@ -6,6 +6,7 @@ game; no sideways scroll at 390 px; axe-core finds nothing."""
 from __future__ import annotations
 
 import re
+import uuid
 from pathlib import Path
 from typing import Any
 
@@ -113,8 +114,23 @@ def test_every_game_has_an_analysis_board_set_up_by_moves(
     leave(page, server_url)
 
 
-def test_a_game_in_play_is_refused_by_the_server(page: Any, server_url: str) -> None:
-    rated = api_post(server_url, "/api/games", {"game": "uttt", "casual": False})
+def test_a_game_in_play_is_refused_by_the_server(
+    browser: Any, page: Any, server_url: str
+) -> None:
+    creator = browser.new_context()  # a rated game is created by a signed-in player
+    try:
+        answer = creator.request.post(
+            f"{server_url}/api/account/signup",
+            data={"name": f"r{uuid.uuid4().hex[:10]}", "password": "a long password"},
+        )
+        csrf = {"X-CSRF-Token": answer.json()["csrf_token"]}
+        made = creator.request.post(
+            f"{server_url}/api/games", data={"game": "uttt", "casual": False}, headers=csrf
+        )
+        assert made.status == 201, made.text()
+        rated = made.json()
+    finally:
+        creator.close()
     open_page(page, server_url, f"#/analysis/uttt?game_id={rated['id']}")
     page.wait_for_selector("main .notice")
     assert "rated game being played" in page.inner_text("main .notice")

@@ -53,7 +53,8 @@ def test_rated_game_then_profile(browser: Any, server_url: str, screenshots: Any
         pa.wait_for_selector("[data-testid=rating-0]")
         assert pa.inner_text("[data-testid=rating-0]").strip() == "1500?"
 
-        pb.goto(f"{server_url}/#/join/{game_id}")
+        secret = Player(pa, server_url).invite_secret  # a friend's game is private
+        pb.goto(f"{server_url}/#/join/{game_id}/{secret}")
         pb.click("button[data-seat='1']")
         pb.wait_for_url(re.compile(rf"#/play/{game_id}$"))
         pb.wait_for_selector("[data-testid=rating-1]")
