@@ -112,14 +112,18 @@ class Player:
             timeout=timeout,
         )
 
-    def wait_turn_or_end(self, timeout: float = TURN_TIMEOUT_MS) -> bool:
-        """Waits until it is this tab's move (True) or the game is over (False)."""
+    def wait_turn_or_end(self, timeout: float = TURN_TIMEOUT_MS, *, mine: bool = False) -> bool:
+        """Waits until it is this tab's move (True) or the game is over (False).
+
+        A tab holding every seat moves whenever anyone is to move; with ``mine``
+        (an opponent elsewhere) only at "Your move"."""
         self.page.wait_for_function(
-            """() => {
+            """mine => {
                 const s = document.querySelector('[data-testid=status]');
-                return s && (s.classList.contains('over')
-                    || /^(Your move|.* to move)/.test(s.textContent));
+                const turn = mine ? /^Your move/ : /^(Your move|.* to move)/;
+                return s && (s.classList.contains('over') || turn.test(s.textContent));
             }""",
+            arg=mine,
             timeout=timeout,
         )
         return "over" not in (self.page.get_attribute("[data-testid=status]", "class") or "")

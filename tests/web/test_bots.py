@@ -63,7 +63,7 @@ def test_a_person_challenges_a_bot_from_the_lobby_and_plays(
         me = Player(page, server_url)
         page.wait_for_selector("[data-testid=status] span")
         assert f"{name} (BOT)" in page.inner_text("body")
-        while me.wait_turn_or_end(timeout=30_000):
+        while me.wait_turn_or_end(timeout=30_000, mine=True):
             me.play(me.game()["view"]["legal_moves"][0])
         game = me.game()
         assert game["status"] == "finished" and game["ply"] >= 17
