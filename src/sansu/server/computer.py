@@ -82,7 +82,7 @@ def choose_move(request: ComputerRequest) -> str:
         from sansu.ai import get_player
     except ImportError:  # pragma: no cover - fallback kept for a tree without players
         return random_move(state, request.seed)
-    player = get_player(request.game, request.level, seed=request.seed, **request.options)
+    player = get_player(request.game, request.level, seed=request.seed, options=request.options)
     analysis = player.choose(state, time_ms=request.time_ms)
     return str(analysis.move)
 
