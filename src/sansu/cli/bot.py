@@ -5,6 +5,9 @@ The bridge follows the bot's event stream, accepts the challenges that pass
 its filters (and declines the others, saying why), and plays each game it
 gets: it follows the game's stream, and on its turn sets the position
 (``moves ...``) and asks for a move within its clock (``go time_ms N``).
+With ``--tournament ID`` it enters the tournament at start, plays every
+pairing it is given (they come as ``gameStart`` like a challenge's game),
+and exits once the tournament is over.
 Each game runs its own engine process: the command given, plus the game's
 id and ``--option KEY=VALUE`` for each of its options. When the network or
 the server goes away it reconnects, and the game streams' full state
@@ -89,6 +92,14 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="the challenge's time control in seconds, e.g. 60+1 (default: untimed)",
     )
     parser.add_argument("--challenge-rated", action="store_true", help="a rated challenge")
+    parser.add_argument(
+        "--tournament",
+        action="append",
+        default=[],
+        metavar="ID",
+        help="enter this tournament at start (repeatable), play all its games and exit "
+        "when every one entered is over",
+    )
     parser.add_argument(
         "--quit-after", type=int, default=None, metavar="N", help="exit after N games ended"
     )
@@ -236,6 +247,7 @@ class Bridge:
     log_dir: Path | None = None
     me: dict[str, Any] = field(default_factory=dict)
     games: dict[str, asyncio.Task[None]] = field(default_factory=dict)
+    tournaments: list[str] = field(default_factory=list)
     ended: int = 0
     done: asyncio.Event = field(default_factory=asyncio.Event)
 
@@ -267,12 +279,53 @@ class Bridge:
         events = asyncio.create_task(self._events())
         if challenge is not None:
             await self._challenge(challenge)
+        for tid in self.tournaments:
+            if not await self._enter(tid):
+                events.cancel()
+                return 1
+        watch = asyncio.create_task(self._watch_tournaments()) if self.tournaments else None
         stop = asyncio.create_task(self.done.wait())
         await asyncio.wait({events, stop}, return_when=asyncio.FIRST_COMPLETED)
-        for task in (events, stop, *self.games.values()):
-            task.cancel()
+        for task in (events, stop, watch, *self.games.values()):
+            if task is not None:
+                task.cancel()
         failed = events.done() and not events.cancelled() and events.exception() is not None
         return 1 if failed else 0
+
+    async def _enter(self, tid: str) -> bool:
+        """Enters tournament ``tid`` (already entered is fine); false if refused."""
+
+        async def send() -> Any:
+            r = await self.client.post(f"/api/bot/tournament/{tid}/join")
+            if r.status_code == 409 and _code(r) == "already_entered":
+                return None
+            _check(r)
+            return r.json()
+
+        try:
+            await self._retrying(f"entering tournament {tid}", send)
+        except Refused as error:
+            log.error("entering tournament %s was refused: %s", tid, error)
+            return False
+        log.info("entered tournament %s", tid)
+        return True
+
+    async def _watch_tournaments(self, every: float = 2.0) -> None:
+        """Sets ``done`` once every tournament entered is over and no game is left."""
+
+        async def status(tid: str) -> str:
+            r = await self.client.get(f"/api/tournaments/{tid}")
+            _check(r)
+            return r.json()["status"]
+
+        while True:
+            await asyncio.sleep(every)
+            over = [await self._retrying(f"tournament {t}", lambda t=t: status(t)) == "finished"
+                    for t in self.tournaments]  # fmt: skip
+            if all(over) and all(t.done() for t in self.games.values()):
+                log.info("tournaments over: %s", ", ".join(self.tournaments))
+                self.done.set()
+                return
 
     async def _challenge(self, body: dict[str, Any]) -> None:
         name = body.pop("name")
@@ -303,17 +356,22 @@ class Bridge:
         kind = event.get("type")
         if kind == "challenge":
             await self._answer(event["challenge"])
+        elif kind == "tournamentPairing":
+            t = event["tournament"]
+            log.info("tournament %s round %s: game %s", t["id"], t["round"], t["game_id"])
         elif kind == "gameStart":
             game_id = event["game"]["id"]
             task = self.games.get(game_id)
             if task is None or task.done():
                 opponent = event["game"].get("opponent") or {}
+                tid = event["game"].get("tournament")
                 log.info(
-                    "game %s (%s) against %s%s",
+                    "game %s (%s) against %s%s%s",
                     game_id,
                     event["game"]["game"],
                     opponent.get("name"),
                     " (BOT)" if opponent.get("bot") else "",
+                    f" in tournament {tid}" if tid else "",
                 )
                 self.games[game_id] = asyncio.create_task(self._game(game_id))
         elif kind == "serverShutdown":
@@ -544,6 +602,7 @@ def run(args: argparse.Namespace) -> int:
                 max_games=args.max_games,
                 move_ms=args.move_ms,
                 quit_after=args.quit_after,
+                tournaments=list(dict.fromkeys(args.tournament)),
                 log_dir=None if args.log_dir is None else Path(args.log_dir),
             )
             return await bridge.run(challenge)
