@@ -240,7 +240,8 @@ def main(argv: list[str] | None = None) -> None:
             server = subprocess.Popen(
                 [sys.executable, "-m", "sansu", "serve", "--port", str(port),
                  "--db", str(Path(tmp) / "arena.db"), "--log-level", "warning",
-                 "--rate-limit-requests", limits, "--rate-limit-creates", limits],
+                 "--rate-limit-requests", limits, "--rate-limit-creates", limits,
+                 "--rate-limit-accounts", limits],
                 stdout=out, stderr=out,
             )  # fmt: skip
         try:
