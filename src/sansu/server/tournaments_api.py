@@ -62,7 +62,7 @@ def build_tournaments_router(store: Store, tournaments: Tournaments) -> APIRoute
             raise csrf_failed()
         return session[1]
 
-    @router.get("")
+    @router.get("", responses=_errors())
     async def list_tournaments(
         status: Annotated[Literal["upcoming", "running", "finished"] | None, Query()] = None,
         limit: Annotated[int, Query(ge=1, le=200)] = 50,
