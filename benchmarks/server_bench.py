@@ -54,6 +54,36 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+def wait_healthy(url: str, server: subprocess.Popen[bytes], log: Path) -> None:
+    """Waits for the server's health check; exits with its log if it never comes."""
+    end = time.monotonic() + 60
+    while True:
+        try:
+            if httpx.get(f"{url}/api/health", timeout=1).status_code == 200:
+                return
+        except httpx.HTTPError:
+            if time.monotonic() > end or server.poll() is not None:
+                raise SystemExit(log.read_text()) from None
+            time.sleep(0.1)
+
+
+def stop(process: subprocess.Popen[bytes]) -> None:
+    """Stops a server the way Ctrl-C does, killing it if it hangs."""
+    process.send_signal(signal.SIGINT)
+    try:
+        process.wait(timeout=15)
+    except subprocess.TimeoutExpired:
+        process.kill()
+
+
+def print_problems(errors: list[str], tail: str) -> None:
+    """The first errors the clients saw, and the server log's end if it has a traceback."""
+    for error in errors[:5]:
+        print(f"  error: {error}")
+    if "Traceback" in tail:
+        print("  server log:\n" + tail)
+
+
 def cpu_seconds(pid: int) -> float:
     """User + system CPU seconds of a process and its children that were waited for."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
@@ -428,15 +458,7 @@ def main(argv: list[str] | None = None) -> None:
             )
         echo_url = f"ws://127.0.0.1:{echo_port}/ws"
         try:
-            end = time.monotonic() + 60
-            while True:
-                try:
-                    if httpx.get(f"{url}/api/health", timeout=1).status_code == 200:
-                        break
-                except httpx.HTTPError:
-                    if time.monotonic() > end or server.poll() is not None:
-                        raise SystemExit(log.read_text()) from None
-                    time.sleep(0.1)
+            wait_healthy(url, server, log)
             load_before = os.getloadavg()
             cpu0 = cpu_seconds(server.pid)
             kids0 = children_cpu(server.pid)
@@ -456,11 +478,7 @@ def main(argv: list[str] | None = None) -> None:
             health = httpx.get(f"{url}/api/health").json()
         finally:
             echo.send_signal(signal.SIGINT)
-            server.send_signal(signal.SIGINT)
-            try:
-                server.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                server.kill()
+            stop(server)
             try:
                 echo.wait(timeout=15)
             except subprocess.TimeoutExpired:
@@ -520,10 +538,7 @@ def main(argv: list[str] | None = None) -> None:
         f" {100 * (kids1 - kids0) / whole:.0f}%; load average before"
         f" {load_before[0]:.1f}, after {os.getloadavg()[0]:.1f}"
     )
-    for error in stats.errors[:5]:
-        print(f"  error: {error}")
-    if "Traceback" in tail:
-        print("  server log:\n" + tail)
+    print_problems(stats.errors, tail)
 
 
 if __name__ == "__main__":

@@ -6,7 +6,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from sansu.cli.bot import Filters, option_args, think_ms
+from sansu.cli.bot import Filters
+from sansu.cli.bot_engine import option_args, think_ms
 from sansu.cli.main import main
 
 

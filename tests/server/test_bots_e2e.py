@@ -35,6 +35,15 @@ def bridge(url: str, token_file: Path, log: Path, *extra: str) -> subprocess.Pop
         return subprocess.Popen(command, stdout=out, stderr=out)
 
 
+def stop_all(processes: list[subprocess.Popen[bytes]], server: Server) -> None:
+    """Kills the bridges still running, then stops the server."""
+    for process in processes:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+    server.stop()
+
+
 def wait_for(what: str, check, seconds: float = 120):  # type: ignore[no-untyped-def]
     end = time.monotonic() + seconds
     while time.monotonic() < end:
@@ -114,11 +123,7 @@ def test_two_bots_play_through_a_challenge_and_survive_a_server_restart(tmp_path
             token = (tmp_path / f"{name}.token").read_text().strip()
             assert token not in logs and token not in (tmp_path / "server.log").read_text()
     finally:
-        for process in bots:
-            if process.poll() is None:
-                process.kill()
-                process.wait()
-        server.stop()
+        stop_all(bots, server)
 
 
 def test_the_bridge_stops_on_a_refused_token(tmp_path: Path) -> None:

@@ -5,6 +5,9 @@ The bridge follows the bot's event stream, accepts the challenges that pass
 its filters (and declines the others, saying why), and plays each game it
 gets: it follows the game's stream, and on its turn sets the position
 (``moves ...``) and asks for a move within its clock (``go time_ms N``).
+With ``--tournament ID`` it enters the tournament at start, plays every
+pairing it is given (they come as ``gameStart`` like a challenge's game),
+and exits once the tournament is over.
 Each game runs its own engine process: the command given, plus the game's
 id and ``--option KEY=VALUE`` for each of its options. When the network or
 the server goes away it reconnects, and the game streams' full state
@@ -24,6 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from sansu.cli.bot_engine import Engine, EngineError, option_args, think_ms
 from sansu.cli.main import UsageError
 
 log = logging.getLogger("sansu.bot")
@@ -33,8 +37,6 @@ RETRY_MAX = 10.0
 """Seconds between reconnection attempts: doubling from the first to the last."""
 STREAM_TIMEOUT = 30.0
 """A stream silent this long (the server sends keep-alives every few seconds) is dead."""
-ENGINE_MARGIN = 60.0
-"""Seconds an engine may take beyond its budget (its start-up included) before it is dead."""
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -90,6 +92,14 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     parser.add_argument("--challenge-rated", action="store_true", help="a rated challenge")
     parser.add_argument(
+        "--tournament",
+        action="append",
+        default=[],
+        metavar="ID",
+        help="enter this tournament at start (repeatable), play all its games and exit "
+        "when every one entered is over",
+    )
+    parser.add_argument(
         "--quit-after", type=int, default=None, metavar="N", help="exit after N games ended"
     )
     parser.add_argument("--log-dir", metavar="DIR", help="save each finished game's record here")
@@ -138,91 +148,6 @@ def engine_command(args: argparse.Namespace) -> list[str]:
     return [sys.executable, "-m", "sansu", "engine", "--level", args.level or "medium"]
 
 
-def option_args(options: dict[str, Any]) -> list[str]:
-    """A game's options as ``--option KEY=VALUE`` arguments of ``sansu engine``."""
-    out: list[str] = []
-    for key, value in sorted(options.items()):
-        if value is None:
-            continue
-        text = str(value).lower() if isinstance(value, bool) else str(value)
-        out += ["--option", f"{key}={text}"]
-    return out
-
-
-def think_ms(game: dict[str, Any], seat: int, untimed_ms: int) -> int:
-    """The thinking budget of one move: a share of the clock, plus most of the increment."""
-    clock = game.get("clock") or {}
-    budget = float(untimed_ms)
-    left = clock.get("remaining")
-    if left is not None:
-        remaining = float(left[seat])
-        budget = remaining * 1000 / 25 + float(clock.get("increment") or 0) * 700
-        budget = min(budget, remaining * 1000 / 3)
-    limit = clock.get("limit")
-    if limit is not None:
-        budget = min(budget, float(limit["seconds_left"]) * 1000 / 2)
-    return int(max(20, min(budget, 30_000)))
-
-
-class EngineError(Exception):
-    """The engine died, hung or answered nonsense."""
-
-
-class Engine:
-    """One engine process speaking the line protocol."""
-
-    def __init__(self, argv: list[str]) -> None:
-        self.argv = argv
-        self.process: asyncio.subprocess.Process | None = None
-
-    async def start(self) -> None:
-        self.process = await asyncio.create_subprocess_exec(
-            *self.argv, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE
-        )
-
-    async def _ask(self, command: str, timeout: float) -> str:
-        """Sends ``command``; the answer's last line (``ok``, ``bestmove ...``)."""
-        if self.process is None:
-            await self.start()
-        assert self.process is not None and self.process.stdin and self.process.stdout
-        try:
-            self.process.stdin.write((command + "\n").encode())
-            await self.process.stdin.drain()
-            while True:
-                raw = await asyncio.wait_for(self.process.stdout.readline(), timeout)
-                if not raw:
-                    raise EngineError(f"the engine exited (status {self.process.returncode})")
-                line = raw.decode(errors="replace").strip()
-                if line.startswith(("ok", "bestmove", "error")):
-                    return line
-        except (TimeoutError, ConnectionError, BrokenPipeError) as error:
-            raise EngineError(
-                f"the engine did not answer {command.split()[0]!r}: {error}"
-            ) from None
-
-    async def best_move(self, moves: list[str], time_ms: int) -> str:
-        answer = await self._ask("moves " + " ".join(moves), ENGINE_MARGIN)
-        if answer != "ok":
-            raise EngineError(f"the engine refused the position: {answer}")
-        answer = await self._ask(f"go time_ms {time_ms}", time_ms / 1000 + ENGINE_MARGIN)
-        if not answer.startswith("bestmove "):
-            raise EngineError(f"the engine gave no move: {answer}")
-        return answer.removeprefix("bestmove ").strip()
-
-    async def close(self) -> None:
-        process, self.process = self.process, None
-        if process is None or process.returncode is not None:
-            return
-        try:
-            assert process.stdin is not None
-            process.stdin.write(b"quit\n")
-            await process.stdin.drain()
-            await asyncio.wait_for(process.wait(), 5)
-        except (TimeoutError, ConnectionError, BrokenPipeError):
-            process.kill()
-            await process.wait()
-
-
 @dataclass
 class Bridge:
     """The bot on the server: its event stream, its challenges and its games."""
@@ -236,6 +161,7 @@ class Bridge:
     log_dir: Path | None = None
     me: dict[str, Any] = field(default_factory=dict)
     games: dict[str, asyncio.Task[None]] = field(default_factory=dict)
+    tournaments: list[str] = field(default_factory=list)
     ended: int = 0
     done: asyncio.Event = field(default_factory=asyncio.Event)
 
@@ -267,12 +193,53 @@ class Bridge:
         events = asyncio.create_task(self._events())
         if challenge is not None:
             await self._challenge(challenge)
+        for tid in self.tournaments:
+            if not await self._enter(tid):
+                events.cancel()
+                return 1
+        watch = asyncio.create_task(self._watch_tournaments()) if self.tournaments else None
         stop = asyncio.create_task(self.done.wait())
         await asyncio.wait({events, stop}, return_when=asyncio.FIRST_COMPLETED)
-        for task in (events, stop, *self.games.values()):
-            task.cancel()
+        for task in (events, stop, watch, *self.games.values()):
+            if task is not None:
+                task.cancel()
         failed = events.done() and not events.cancelled() and events.exception() is not None
         return 1 if failed else 0
+
+    async def _enter(self, tid: str) -> bool:
+        """Enters tournament ``tid`` (already entered is fine); false if refused."""
+
+        async def send() -> Any:
+            r = await self.client.post(f"/api/bot/tournament/{tid}/join")
+            if r.status_code == 409 and _code(r) == "already_entered":
+                return None
+            _check(r)
+            return r.json()
+
+        try:
+            await self._retrying(f"entering tournament {tid}", send)
+        except Refused as error:
+            log.error("entering tournament %s was refused: %s", tid, error)
+            return False
+        log.info("entered tournament %s", tid)
+        return True
+
+    async def _watch_tournaments(self, every: float = 2.0) -> None:
+        """Sets ``done`` once every tournament entered is over and no game is left."""
+
+        async def status(tid: str) -> str:
+            r = await self.client.get(f"/api/tournaments/{tid}")
+            _check(r)
+            return r.json()["status"]
+
+        while True:
+            await asyncio.sleep(every)
+            over = [await self._retrying(f"tournament {t}", lambda t=t: status(t)) == "finished"
+                    for t in self.tournaments]  # fmt: skip
+            if all(over) and all(t.done() for t in self.games.values()):
+                log.info("tournaments over: %s", ", ".join(self.tournaments))
+                self.done.set()
+                return
 
     async def _challenge(self, body: dict[str, Any]) -> None:
         name = body.pop("name")
@@ -303,17 +270,22 @@ class Bridge:
         kind = event.get("type")
         if kind == "challenge":
             await self._answer(event["challenge"])
+        elif kind == "tournamentPairing":
+            t = event["tournament"]
+            log.info("tournament %s round %s: game %s", t["id"], t["round"], t["game_id"])
         elif kind == "gameStart":
             game_id = event["game"]["id"]
             task = self.games.get(game_id)
             if task is None or task.done():
                 opponent = event["game"].get("opponent") or {}
+                tid = event["game"].get("tournament")
                 log.info(
-                    "game %s (%s) against %s%s",
+                    "game %s (%s) against %s%s%s",
                     game_id,
                     event["game"]["game"],
                     opponent.get("name"),
                     " (BOT)" if opponent.get("bot") else "",
+                    f" in tournament {tid}" if tid else "",
                 )
                 self.games[game_id] = asyncio.create_task(self._game(game_id))
         elif kind == "serverShutdown":
@@ -544,6 +516,7 @@ def run(args: argparse.Namespace) -> int:
                 max_games=args.max_games,
                 move_ms=args.move_ms,
                 quit_after=args.quit_after,
+                tournaments=list(dict.fromkeys(args.tournament)),
                 log_dir=None if args.log_dir is None else Path(args.log_dir),
             )
             return await bridge.run(challenge)

@@ -6,7 +6,7 @@ import argparse
 import gc
 import sys
 
-from sansu.server.ratelimit import CREATES, REQUESTS
+from sansu.server.ratelimit import ACCOUNTS, CREATES, REQUESTS
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -55,6 +55,12 @@ def register(sub: argparse._SubParsersAction) -> None:
         " default %(default)s)",
     )
     parser.add_argument(
+        "--rate-limit-accounts",
+        metavar="LIMITS",
+        default=ACCOUNTS,
+        help="sign-ups and log-ins per client address ('none': no limit; default %(default)s)",
+    )
+    parser.add_argument(
         "--keep-idle",
         type=float,
         default=None,
@@ -92,6 +98,7 @@ def run(args: argparse.Namespace) -> int:
         limits = RateLimits(
             requests=None if args.rate_limit_requests == "none" else args.rate_limit_requests,
             creates=None if args.rate_limit_creates == "none" else args.rate_limit_creates,
+            accounts=None if args.rate_limit_accounts == "none" else args.rate_limit_accounts,
         )
         app = create_app(
             db,

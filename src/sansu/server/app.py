@@ -31,6 +31,7 @@ from sansu.server.api import ErrorBody, build_router, error_response
 from sansu.server.archive import ABANDON_AFTER
 from sansu.server.bot_api import build_bot_router
 from sansu.server.bot_events import EventStreams
+from sansu.server.bot_tournaments import build_bot_tournament_router, pairing_announcer
 from sansu.server.challenges import Challenges
 from sansu.server.computer import ComputerRunner
 from sansu.server.errors import ApiError, send_error
@@ -211,6 +212,7 @@ def create_app(
     streams = EventStreams()
     service.rounds.on_change(streams.game_changed)
     challenges = Challenges(service.seating, streams)
+    service.tournaments.on_pairing(pairing_announcer(service, streams))
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -304,6 +306,7 @@ def create_app(
     app.include_router(analysis_routes := build_analysis_router(service, analysis_simulations))
     app.state.analyses = analysis_routes.analyses  # type: ignore[attr-defined]
     app.include_router(tournament_routes := build_tournaments_router(store, service.tournaments))
+    app.include_router(bot_tournament_routes := build_bot_tournament_router(service))
 
     static = Path(static_dir) if static_dir is not None else STATIC
     if (static / "index.html").is_file():
@@ -342,6 +345,7 @@ def create_app(
             *token_routes.routes,
             *analysis_routes.routes,
             *tournament_routes.routes,
+            *bot_tournament_routes.routes,
         ],
     )
     app.add_middleware(BodyLimit)

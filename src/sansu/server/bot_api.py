@@ -42,6 +42,7 @@ from sansu.server.models import games as games_table
 from sansu.server.models import seats as seats_table
 from sansu.server.service import GameService
 from sansu.server.signed_in import account, session_of
+from sansu.server.store import Store
 from sansu.server.users import User, get_user, users
 from sansu.server.views import game_json
 
@@ -87,6 +88,21 @@ STREAM_DOC: dict[int | str, dict[str, Any]] = {
 }
 
 
+async def bot_of(store: Store, request: Request) -> User:
+    """The bot account of the request's API token; a person is refused by name."""
+    header = request.headers.get("authorization")
+    if not header:
+        session = await session_of(store, request.cookies)
+        if session is not None and not session[1].bot:
+            raise ApiError(403, "not_a_bot", "a person's account cannot use the bot API")
+        raise ApiError(401, "token_required", "the bot API needs Authorization: Bearer <API token>")
+    token = bearer(header) or ""
+    user = await store.read(lambda c: token_user(c, token))
+    if user is None:
+        raise ApiError(401, "bad_token", "this API token is unknown or revoked")
+    return user
+
+
 def build_bot_router(
     service: GameService, challenges: Challenges, streams: EventStreams
 ) -> APIRouter:
@@ -94,20 +110,7 @@ def build_bot_router(
     store = service.store
 
     async def bot(request: Request) -> User:
-        """The bot account of the request's API token; a person is refused by name."""
-        header = request.headers.get("authorization")
-        if not header:
-            session = await session_of(store, request.cookies)
-            if session is not None and not session[1].bot:
-                raise ApiError(403, "not_a_bot", "a person's account cannot use the bot API")
-            raise ApiError(
-                401, "token_required", "the bot API needs Authorization: Bearer <API token>"
-            )
-        token = bearer(header) or ""
-        user = await store.read(lambda c: token_user(c, token))
-        if user is None:
-            raise ApiError(401, "bad_token", "this API token is unknown or revoked")
-        return user
+        return await bot_of(store, request)
 
     async def anyone(request: Request, *, write: bool) -> User:
         """A bot by its API token, or a signed-in person by cookie."""
@@ -131,9 +134,10 @@ def build_bot_router(
     @router.get("/bot/stream/events", tags=["bots"], responses=STREAM_DOC, response_model=None)
     async def stream_events(request: Request) -> StreamingResponse:
         """The bot's incoming events, ND-JSON: ``challenge``, ``challengeCanceled``,
-        ``challengeDeclined``, ``challengeAccepted``, ``gameStart``, ``gameFinish``,
-        ``serverShutdown``. On connecting: a ``gameStart`` for every game it is playing
-        and a ``challenge`` for every open one, so a bot that reconnects misses nothing."""
+        ``challengeDeclined``, ``challengeAccepted``, ``tournamentPairing``, ``gameStart``,
+        ``gameFinish``, ``serverShutdown``. On connecting: a ``gameStart`` for every game
+        it is playing and a ``challenge`` for every open one, so a bot that reconnects
+        misses nothing."""
         user = await bot(request)
         if streams.closing:
             raise ApiError(503, "shutting_down", "the server is stopping; reconnect shortly")

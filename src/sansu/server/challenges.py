@@ -97,8 +97,11 @@ def account_json(user: User) -> dict[str, Any]:
     return {"id": user.id, "name": user.name, "bot": user.bot}
 
 
-def game_start(live: LiveGame, user: User, opponent: User, challenge_id: str) -> dict[str, Any]:
-    """The ``gameStart`` event of one of the two accounts."""
+def game_start(
+    live: LiveGame, user: User, opponent: User, challenge_id: str | None
+) -> dict[str, Any]:
+    """The ``gameStart`` event of one of the two accounts (``tournament``: the id of the
+    tournament the game belongs to, else null)."""
     seats = [s.seat for s in live.seats if s.user_id == user.id]
     return {
         "type": "gameStart",
@@ -111,6 +114,7 @@ def game_start(live: LiveGame, user: User, opponent: User, challenge_id: str) ->
             "you": seats,
             "opponent": account_json(opponent),
             "challenge": challenge_id,
+            "tournament": live.meta.get("tournament"),
         },
     }
 

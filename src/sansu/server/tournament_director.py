@@ -256,7 +256,11 @@ class Director:
                 casual=not t["rated"],
                 time_control=t["time_control"],
                 bind={seat: players[pid] for seat, pid in enumerate(row["players"])},
-                meta={"tournament": t["id"], "pairing": row["id"]},
+                meta={
+                    "tournament": t["id"],
+                    "pairing": row["id"],
+                    "bots": [s for s, pid in enumerate(row["players"]) if players[pid].bot],
+                },
             )
         except ApiError:
             log.exception("tournament %s: cannot create the game of %s", t["id"], row["id"])
