@@ -172,6 +172,7 @@ def create_app(
     abandon_after: float = ABANDON_AFTER,
     warm_up: bool = True,
     review_simulations: int | None = None,
+    redis_url: str | None = None,
 ) -> FastAPI:
     """The server's app on the database ``db_url`` (a SQLAlchemy URL or a SQLite file path).
 
@@ -185,6 +186,8 @@ def create_app(
     computer players' compiled code before answering anyone (tests without
     computer games turn it off). ``review_simulations``: per position of a
     post-game review (default: each game's own, ``sansu.ai.review``).
+    ``redis_url``: run as one node of a cluster sharing the database (PostgreSQL)
+    and this Redis server (:mod:`sansu.server.cluster`).
     """
     store = Store(db_url or str(default_db_path()))
     hub = Hub()
@@ -198,6 +201,12 @@ def create_app(
         abandon_after=abandon_after,
     )
     limiter = Limiter(rate_limits)
+    cluster = None
+    if redis_url:
+        from sansu.server.cluster import Cluster
+
+        cluster = Cluster(service, redis_url)
+        cluster.install()
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -207,10 +216,14 @@ def create_app(
                 await computer.start()
             store.open()
             await service.start()
+            if cluster is not None:
+                await cluster.start()
             yield
         finally:
             # Every way out (a signal, an error at start, the app's end) stops the workers.
             try:
+                if cluster is not None:
+                    await cluster.stop()
                 await service.stop()
                 await store.drain()
             finally:
@@ -229,6 +242,7 @@ def create_app(
     app.state.service = service
     app.state.store = store
     app.state.limiter = limiter
+    app.state.cluster = cluster
 
     @app.exception_handler(ApiError)
     async def _api_error(_request: Request, error: ApiError) -> JSONResponse:
