@@ -26,7 +26,7 @@ from typing import Any
 
 from redis.asyncio import Redis
 from redis.exceptions import RedisError
-from sqlalchemy import Connection, update
+from sqlalchemy import Connection, select, update
 
 from sansu.server.background import Background
 from sansu.server.errors import ApiError
@@ -98,12 +98,13 @@ class Cluster:
     def install(self) -> None:
         """Hooks this node into the service: the rounds' commits and the calls that change games."""
         self.rounds.judge = self
-        for name in (*ROUTED, "join", "create"):
+        for name in (*ROUTED, "join", "create", "get"):
             self._local[name] = getattr(self.service, name)
         for name in ROUTED:
             setattr(self.service, name, self._routed(name))
         self.service.join = self.join
         self.service.create = self.create
+        self.service.get = self.get
 
     async def start(self) -> None:
         self.background.spawn(self.fanout.run())
@@ -187,8 +188,8 @@ class Cluster:
             if live is None:
                 await self.rounds.get(game_id)  # loading starts its clocks and computer
             else:
-                async with live.lock:
-                    await self._refresh(live)
+                async with self._syncing.setdefault(game_id, asyncio.Lock()), live.lock:
+                    await self._catch_up(live)
                 self.rounds.changed(live)
         except BaseException:
             self.held.discard(game_id)
@@ -196,11 +197,18 @@ class Cluster:
             raise
         return True
 
-    async def _refresh(self, live: LiveGame) -> LiveGame:
-        """Brings the copy ``live`` up to the database's state (in place: sockets hold it)."""
-        fresh = await asyncio.to_thread(self.rounds._load, live.id)
-        self._copy(live, fresh)
-        return live
+    async def _catch_up(self, live: LiveGame, *, judging: bool = True) -> None:
+        """Brings the copy ``live`` up to the database's state, in place (sockets hold it),
+        and sends this node's clients the events they have not had (under the sync lock)."""
+        game_id = live.id
+        since = self.delivered.get(game_id, live.seq)
+        fresh = await asyncio.to_thread(self.rounds._load, game_id)
+        events = await self.service.events_since(fresh, since) if fresh.seq > since else []
+        if self.rounds.games.get(game_id) is not live or (game_id in self.held) != judging:
+            return
+        self._copy(live, fresh)  # no await from here on: nobody sees a half-sent change
+        self.service.hub.publish(live, events)
+        self.delivered[game_id] = live.seq
 
     @staticmethod
     def _copy(live: LiveGame, fresh: LiveGame) -> None:
@@ -211,43 +219,49 @@ class Cluster:
 
     # -- the copies of the games other nodes judge -------------------------------------
 
-    async def sync(self, game_id: str) -> None:
+    async def sync(self, game_id: str, *, watched: bool = False) -> None:
         """Refreshes this node's copy of a game judged elsewhere and sends its clients the
-        events they have not had, in order, each once; drops a copy nobody watches here."""
+        events they have not had, in order, each once. ``watched``: only if a client
+        here watches it (the others are refreshed when asked for, by :meth:`get`)."""
         lock = self._syncing.setdefault(game_id, asyncio.Lock())
         async with lock:
             live = self.rounds.games.get(game_id)
             if live is None or game_id in self.held:
                 return
-            if not self.service.hub.connections.get(game_id):
-                if not live.lock.locked():
-                    self.rounds.games.pop(game_id, None)
-                    self.service.hub.forget(game_id)
-                    self.delivered.pop(game_id, None)
+            if watched and not self.service.hub.connections.get(game_id):
                 return
-            since = self.delivered.get(game_id, live.seq)
-            fresh = await asyncio.to_thread(self.rounds._load, game_id)
-            if fresh.seq <= since:
-                return
-            events = await self.service.events_since(fresh, since)
-            if game_id in self.held or self.rounds.games.get(game_id) is not live:
-                return
-            self._copy(live, fresh)  # no await from here on: nobody sees a half-sent change
-            self.service.hub.publish(live, events)
-            self.delivered[game_id] = live.seq
+            await self._catch_up(live, judging=False)
+
+    async def _check_copies(self) -> None:
+        """Catches up the watched copies whose stored game moved on without news reaching
+        this node (a socket that arrived just after the news, Redis away)."""
+        watched = [g for g in self.service.hub.connections if g not in self.held]
+        if not watched:
+            return
+        stored = await self.service.store.read(
+            lambda c: dict(
+                c.execute(
+                    select(games_table.c.id, games_table.c.seq).where(games_table.c.id.in_(watched))
+                ).all()
+            )
+        )
+        for game_id, seq in stored.items():
+            live = self.rounds.games.get(game_id)
+            if live is not None and seq > self.delivered.get(game_id, live.seq):
+                await self.sync(game_id, watched=True)
 
     def _news(self, game_id: str, seq: int, node: str) -> None:
         if game_id in self.held:
             log.warning("game %s: node %s committed while this node judged it", game_id, node)
             self._drop(game_id)
         elif game_id in self.rounds.games and seq > self.delivered.get(game_id, -1):
-            self.background.spawn(self.sync(game_id))
+            self.background.spawn(self.sync(game_id, watched=True))
 
     def _resync(self) -> None:
         """After (re)connecting to Redis: catch up on the news that may have been missed."""
         for game_id in list(self.rounds.games):
             if game_id not in self.held:
-                self.background.spawn(self.sync(game_id))
+                self.background.spawn(self.sync(game_id, watched=True))
 
     # -- forwarding to the judge -------------------------------------------------------
 
@@ -287,6 +301,13 @@ class Cluster:
         await self.sync(game_id)
         live = await self.rounds.get(game_id)
         return live, int(reply["seat"]), str(reply["token"])
+
+    async def get(self, game_id: str) -> LiveGame:
+        """The game as stored now: a copy of a game judged elsewhere is refreshed first
+        (so a client coming from another node never gets an older state than it had)."""
+        if game_id in self.rounds.games and game_id not in self.held:
+            await self.sync(game_id)
+        return await self._local["get"](game_id)
 
     async def create(self, *args: Any, **kwargs: Any) -> Any:
         """Creates a game; its creating node judges it."""
@@ -362,6 +383,7 @@ class Cluster:
                     log.warning("game %s: its lease went to another node", game_id)
                     self._drop(game_id)
                 await self._sweep()
+                await self._check_copies()
             except (RedisError, OSError) as error:
                 log.warning("cannot renew the leases: %s", error)
             except Exception:
