@@ -207,8 +207,34 @@ class Cluster:
         if self.rounds.games.get(game_id) is not live or (game_id in self.held) != judging:
             return
         self._copy(live, fresh)  # no await from here on: nobody sees a half-sent change
-        self.service.hub.publish(live, events)
+        for event in events:
+            shown = live
+            if event.position and event.state < live.version:
+                shown = self._past(live, event.state) or live
+            self.service.hub.publish(shown, [event])
         self.delivered[game_id] = live.seq
+
+    @staticmethod
+    def _past(live: LiveGame, version: int) -> LiveGame | None:
+        """The game as it was at state ``version`` (for an older event sent with its
+        position, when news of several changes arrives at once); ``None`` if unknown."""
+        try:
+            moves = [m for m in live.moves if m.state <= version]
+            state = live.game.initial_state()
+            for m in moves:
+                state = state.play(m.text)
+            return dataclasses.replace(
+                live,
+                state=state,
+                moves=moves,
+                version=version,
+                status="active",
+                result=None,
+                termination=None,
+                finished_at=None,
+            )
+        except Exception:
+            return None
 
     @staticmethod
     def _copy(live: LiveGame, fresh: LiveGame) -> None:
