@@ -132,7 +132,8 @@ class Cluster:
                 self.held.add(live.id)
                 return
         except RedisError as error:
-            raise ApiError(503, "cluster_unavailable", f"no lease: {error}") from None
+            log.warning("game %s: no lease: %s", live.id, error)
+            raise ApiError(503, "cluster_unavailable", "the cluster is unavailable") from None
         raise ApiError(503, "judged_elsewhere", "another node judges this game; try again")
 
     @staticmethod
@@ -362,7 +363,8 @@ class Cluster:
             try:
                 judge = await self.leases.holder(game_id)
             except RedisError as error:
-                raise ApiError(503, "cluster_unavailable", f"no lease: {error}") from None
+                log.warning("game %s: no lease: %s", game_id, error)
+                raise ApiError(503, "cluster_unavailable", "the cluster is unavailable") from None
             if judge is not None and judge != self.node:
                 try:
                     reply = await self.fanout.ask(judge, request)

@@ -90,9 +90,8 @@ class Fanout:
             try:
                 listeners = await self.redis.publish(node_channel(node), body)
             except RedisError as error:
-                raise ApiError(
-                    503, "cluster_unavailable", f"cannot reach the judge: {error}"
-                ) from None
+                log.warning("cannot reach node %s: %s", node, error)
+                raise ApiError(503, "cluster_unavailable", "the cluster is unavailable") from None
             if not listeners:
                 raise TimeoutError
             return await asyncio.wait_for(future, REQUEST_TIMEOUT)
