@@ -261,8 +261,10 @@ class Cluster:
 
     async def _check_copies(self) -> None:
         """Catches up the watched copies whose stored game moved on without news reaching
-        this node (a socket that arrived just after the news, Redis away)."""
+        this node (a socket that arrived just after the news, Redis away), and stops
+        judging a game another node committed (this node missed that it lost it)."""
         watched = [g for g in self.service.hub.connections if g not in self.held]
+        watched += [g for g in self.held if g in self.rounds.games]
         if not watched:
             return
         stored = await self.service.store.read(
@@ -274,7 +276,13 @@ class Cluster:
         )
         for game_id, seq in stored.items():
             live = self.rounds.games.get(game_id)
-            if live is not None and seq > self.delivered.get(game_id, live.seq):
+            if live is None:
+                continue
+            if game_id in self.held:
+                if seq > live.seq and not live.lock.locked():
+                    log.warning("game %s: committed elsewhere while judged here", game_id)
+                    self._drop(game_id)
+            elif seq > self.delivered.get(game_id, live.seq):
                 await self.sync(game_id, watched=True)
 
     def _news(self, game_id: str, seq: int, node: str) -> None:
