@@ -27,6 +27,12 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="database: a SQLite file path, sqlite:///FILE or postgresql://USER@HOST/DB",
     )
     parser.add_argument(
+        "--redis",
+        metavar="URL",
+        help="run as one node of a cluster: redis://HOST:PORT shared by every node"
+        " (the database must then be PostgreSQL)",
+    )
+    parser.add_argument(
         "--computer-workers",
         type=int,
         default=None,
@@ -94,6 +100,11 @@ def run(args: argparse.Namespace) -> int:
         print(f"sansu serve: bad --abandon-after {args.abandon_after}", file=sys.stderr)
         return 2
     db = args.db or str(default_db_path())
+    if args.redis and not db.startswith(("postgresql://", "postgres://", "postgresql+")):
+        print(
+            "sansu serve: --redis needs --db postgresql://… (shared by every node)", file=sys.stderr
+        )
+        return 2
     try:
         limits = RateLimits(
             requests=None if args.rate_limit_requests == "none" else args.rate_limit_requests,
@@ -105,6 +116,7 @@ def run(args: argparse.Namespace) -> int:
             computer_workers=args.computer_workers,
             computer_time_ms=args.computer_time_ms,
             rate_limits=limits,
+            redis_url=args.redis,
             **({} if args.keep_idle is None else {"keep_idle": args.keep_idle}),
             **({} if args.abandon_after is None else {"abandon_after": args.abandon_after}),
         )
@@ -112,7 +124,8 @@ def run(args: argparse.Namespace) -> int:
         print(f"sansu serve: {error}", file=sys.stderr)
         return 2
     print(
-        f"sansu: serving on http://{args.host}:{args.port}/ (database {db})",
+        f"sansu: serving on http://{args.host}:{args.port}/ (database {db}"
+        + (", cluster node)" if args.redis else ")"),
         file=sys.stderr,
         flush=True,
     )

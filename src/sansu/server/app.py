@@ -181,6 +181,7 @@ def create_app(
     warm_up: bool = True,
     review_simulations: int | None = None,
     analysis_simulations: tuple[int, int] | None = None,
+    redis_url: str | None = None,
 ) -> FastAPI:
     """The server's app on the database ``db_url`` (a SQLAlchemy URL or a SQLite file path).
 
@@ -196,6 +197,8 @@ def create_app(
     post-game review (default: each game's own, ``sansu.ai.review``).
     ``analysis_simulations``: the first and the largest step of the analysis board
     (default: each game's own, ``sansu.server.analysis.default_budgets``).
+    ``redis_url``: run as one node of a cluster sharing the database (PostgreSQL)
+    and this Redis server (:mod:`sansu.server.cluster`).
     """
     store = Store(db_url or str(default_db_path()))
     hub = Hub()
@@ -213,6 +216,12 @@ def create_app(
     service.rounds.on_change(streams.game_changed)
     challenges = Challenges(service.seating, streams)
     service.tournaments.on_pairing(pairing_announcer(service, streams))
+    cluster = None
+    if redis_url:
+        from sansu.server.cluster import Cluster
+
+        cluster = Cluster(service, redis_url)
+        cluster.install()
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -222,11 +231,15 @@ def create_app(
                 await computer.start()
             store.open()
             await service.start()
+            if cluster is not None:
+                await cluster.start()
             yield
         finally:
             # Every way out (a signal, an error at start, the app's end) stops the workers.
             streams.close()
             try:
+                if cluster is not None:
+                    await cluster.stop()
                 await service.stop()
                 await store.drain()
             finally:
@@ -249,6 +262,7 @@ def create_app(
     app.state.limiter = limiter
     app.state.streams = streams
     app.state.challenges = challenges
+    app.state.cluster = cluster
 
     @app.exception_handler(ApiError)
     async def _api_error(_request: Request, error: ApiError) -> JSONResponse:

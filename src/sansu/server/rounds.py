@@ -19,7 +19,7 @@ import asyncio
 import logging
 import time
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, Protocol
 
 from sqlalchemy import Connection, insert, select
 
@@ -42,6 +42,21 @@ KEEP_FINISHED = 600.0
 """Seconds a finished game stays in memory after its last use (for rematches, replays)."""
 KEEP_IDLE = 900.0
 """Seconds a game in play stays in memory after its last use when nobody is connected."""
+
+
+class Judge(Protocol):
+    """Which games this server may change, when it is one node of several
+    (:mod:`sansu.server.cluster`); a single server judges every game."""
+
+    def judges(self, game_id: str) -> bool: ...
+
+    async def before_commit(self, live: LiveGame) -> None: ...
+
+    def fence(self, game_id: str, seen: int, new: int) -> Callable[[Connection], None]: ...
+
+    def committed(self, live: LiveGame) -> None: ...
+
+    def lost(self, live: LiveGame) -> None: ...
 
 
 class Rounds:
@@ -67,6 +82,9 @@ class Rounds:
         self._finishers: list[Callable[[Change, Event], None]] = []
         self._finish_listeners: list[Callable[[LiveGame], None]] = []
         self._pins: list[Callable[[LiveGame], bool]] = []
+        self.judge: Judge | None = None
+        """Set on a node of a cluster: only the games it judges run clocks, computers,
+        listeners, and their commits are fenced by the stored event number."""
 
     def on_change(self, listener: Callable[[LiveGame], None]) -> None:
         """Calls ``listener`` after every committed change (and for every game resumed)."""
@@ -91,6 +109,8 @@ class Rounds:
         self._pins.append(keeps)
 
     def changed(self, live: LiveGame) -> None:
+        if self.judge is not None and not self.judge.judges(live.id):
+            return
         for listener in self._listeners:
             listener(live)
 
@@ -252,6 +272,9 @@ class Rounds:
             return out
 
         writes = list(change.writes)
+        if self.judge is not None:
+            await self.judge.before_commit(live)
+            writes.insert(0, self.judge.fence(live.id, live.seq, live_seq))
         job: Any = rows()
         if writes:
 
@@ -263,6 +286,8 @@ class Rounds:
         try:
             await self.store.write(job)
         except StoreError as error:
+            if self.judge is not None:
+                self.judge.lost(live)
             raise ApiError(503, "store_unavailable", str(error)) from None
         was_active = live.status == "active"
         for fn in change.apply:
@@ -272,6 +297,8 @@ class Rounds:
         live.touched = time.monotonic()
         live.events.extend(change.events)
         self.hub.publish(live, change.events)
+        if self.judge is not None:
+            self.judge.committed(live)
         self.changed(live)
         if was_active and live.status == "finished":
             for listener in self._finish_listeners:

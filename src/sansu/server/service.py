@@ -24,7 +24,7 @@ import logging
 import time
 from collections.abc import Callable
 
-from sqlalchemy import select
+from sqlalchemy import Connection, select
 
 from sansu.server.archive import ABANDON_AFTER, Archive
 from sansu.server.background import Background
@@ -50,6 +50,19 @@ log = logging.getLogger("sansu.server")
 
 SWEEP_EVERY = 30.0
 """Seconds between two looks for idle games to drop from memory."""
+
+
+def games_needing_server(c: Connection) -> list[str]:
+    """Ids of the games in play with a running clock or a computer to move."""
+    return [
+        row[0]
+        for row in c.execute(
+            select(games_table.c.id).where(
+                games_table.c.status == "active",
+                (games_table.c.deadline.is_not(None)) | (games_table.c.computer_to_move.is_(True)),
+            )
+        )
+    ]
 
 
 class GameService:
@@ -116,18 +129,7 @@ class GameService:
         """Resumes the games that need the server: running clocks, computers to move."""
         self.background.spawn(self.metrics.watch_loop())
         self.background.spawn(self.rounds.sweep(sweep_every))
-        ids = await self.store.read(
-            lambda c: [
-                row[0]
-                for row in c.execute(
-                    select(games_table.c.id).where(
-                        games_table.c.status == "active",
-                        (games_table.c.deadline.is_not(None))
-                        | (games_table.c.computer_to_move.is_(True)),
-                    )
-                )
-            ]
-        )
+        ids = await self.store.read(games_needing_server)
         for game_id in ids:
             try:
                 await self.rounds.get(game_id)  # loading resumes its clocks and computer

@@ -1,0 +1,249 @@
+"""A cluster of three nodes against one node, under the same load, and the failover time.
+
+Starts PostgreSQL and Redis (``scripts/postgres-for-tests``,
+``scripts/redis-for-tests``), one ``sansu serve`` node on a database of its
+own, and three ``sansu serve --redis`` nodes on another. The same load is
+put on each (games between two WebSocket clients playing random legal moves
+after a random pause, games against the computer alongside; for the
+cluster, client *i* connects to node *i* mod 3 and the games are created
+round-robin), in rounds that alternate between the two (the other side's
+clients hold their moves meanwhile), and the figures of each side are
+pooled over its rounds: moves per second, the move round trip (sent →
+acknowledged) at p50/p99, errors. Then the failover: a game judged by one
+node, that node killed with SIGKILL, and moves sent to another node until one
+is acknowledged.
+
+Usage: ``python benchmarks/cluster_bench.py [--games 500] [--computer-games 20]
+[--seconds 30] [--rounds 3] [--think-ms 1000]`` (``benchmarks/run.py cluster``
+uses smaller defaults fit for a shared 2-core machine: 100 games).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import importlib.util
+import os
+import random
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+
+
+def _server_bench() -> Any:
+    """The clients of the single server's benchmark (loaded as benchmarks/run.py does)."""
+    spec = importlib.util.spec_from_file_location("server_bench", HERE / "server_bench.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+sb = _server_bench()
+
+
+def script(name: str, *args: str, env: dict[str, str]) -> str:
+    done = subprocess.run(
+        [str(ROOT / "scripts" / name), *args], capture_output=True, text=True, env=env, check=True
+    )
+    return done.stdout.strip().splitlines()[-1] if done.stdout.strip() else ""
+
+
+def new_database(admin_url: str) -> str:
+    import sqlalchemy as sa
+
+    name = f"sansu_bench_{uuid.uuid4().hex[:8]}"
+    engine = sa.create_engine(admin_url, isolation_level="AUTOCOMMIT")
+    with engine.connect() as c:
+        c.execute(sa.text(f'CREATE DATABASE "{name}"'))
+    engine.dispose()
+    return admin_url.rsplit("/", 1)[0] + "/" + name
+
+
+def start_node(db: str, log: Path, redis: str | None = None) -> tuple[subprocess.Popen[bytes], str]:
+    port = sb.free_port()
+    command = [sys.executable, "-m", "sansu", "serve", "--port", str(port), "--db", db]
+    command += ["--log-level", "warning", "--computer-time-ms", "50"]
+    command += ["--rate-limit-requests", "none", "--rate-limit-creates", "none"]
+    if redis:
+        command += ["--redis", redis]
+    with log.open("ab") as out:
+        process = subprocess.Popen(command, stdout=out, stderr=out)
+    url = f"http://127.0.0.1:{port}"
+    end = time.monotonic() + 120
+    while time.monotonic() < end:
+        if process.poll() is not None:
+            raise RuntimeError(log.read_text()[-2000:])
+        try:
+            if httpx.get(f"{url}/api/health", timeout=1).status_code == 200:
+                return process, url
+        except httpx.HTTPError:
+            time.sleep(0.2)
+    raise RuntimeError("a node did not start")
+
+
+async def clients_for(
+    urls: list[str], stats: Any, args: argparse.Namespace, stop: asyncio.Event
+) -> list[Any]:
+    """Creates the games (round-robin over ``urls``) and one client per human seat."""
+    seats: list[tuple[str, str, bool, str]] = []
+    per_node = [args.games // len(urls) + (i < args.games % len(urls)) for i in range(len(urls))]
+    computers = [
+        args.computer_games // len(urls) + (i < args.computer_games % len(urls))
+        for i in range(len(urls))
+    ]
+    for url, games, computer_games in zip(urls, per_node, computers, strict=True):
+        made = await sb.create_games(url, games, computer_games, random.Random(len(seats)))
+        seats += [(gid, token, leader, url) for gid, token, leader in made]
+    return [
+        sb.Seat(
+            urls[i % len(urls)].replace("http", "ws", 1),
+            gid,
+            token,
+            stats,
+            random.Random(i),
+            args.think_ms / 1000,
+            stop,
+            leader,
+        )
+        for i, (gid, token, leader, _url) in enumerate(seats)
+    ]
+
+
+def summary(name: str, latencies: list[float], seconds: float, errors: list[str]) -> str:
+    if not latencies:
+        return f"| {name} | 0/s | — | {len(errors)} |"
+    return (
+        f"| {name} | {len(latencies) / seconds:.0f}/s | {sb.percentile(latencies, 0.5):.1f} ms /"
+        f" {sb.percentile(latencies, 0.99):.1f} ms | {len(errors)} |"
+    )
+
+
+async def measure(single: str, cluster: list[str], args: argparse.Namespace) -> None:
+    one, three = sb.Stats(), sb.Stats()
+    stop = asyncio.Event()
+    clients = [
+        *await clients_for([single], one, args, stop),
+        *await clients_for(cluster, three, args, stop),
+    ]
+    print(f"  {len(clients)} clients, half on the single node, half on the cluster")
+    tasks = []
+    for i, client in enumerate(clients):
+        tasks.append(asyncio.ensure_future(client.run()))
+        if i % 50 == 49:
+            await asyncio.sleep(0.05)
+    pooled: dict[str, list[float]] = {"one": [], "three": []}
+    elapsed = {"one": 0.0, "three": 0.0}
+    each = args.seconds / args.rounds
+    await asyncio.sleep(args.warmup)
+    for _ in range(args.rounds):
+        for side, stats, other in (("one", one, three), ("three", three, one)):
+            other.playing.clear()
+            stats.playing.set()
+            await asyncio.sleep(sb.SETTLE)
+            before = len(stats.latencies)
+            stats.measuring = True
+            t0 = time.perf_counter()
+            await asyncio.sleep(each)
+            stats.measuring = False
+            elapsed[side] += time.perf_counter() - t0
+            pooled[side] += stats.latencies[before:]
+    stop.set()
+    for task in tasks:
+        task.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
+    print("| server | moves acknowledged | round trip p50 / p99 | errors |")
+    print("|---|---|---|---|")
+    print(summary("1 node", pooled["one"], elapsed["one"], one.errors))
+    print(summary("3 nodes", pooled["three"], elapsed["three"], three.errors))
+    for name, stats in (("1 node", one), ("3 nodes", three)):
+        for error in sorted(set(stats.errors))[:5]:
+            print(f"  {name} error: {error}")
+
+
+def failover(urls: list[str], nodes: list[subprocess.Popen[bytes]]) -> float:
+    """Seconds from killing a game's judge to the first move acknowledged on another node."""
+    created = httpx.post(f"{urls[0]}/api/games", json={"game": "uttt"}, timeout=10).json()
+    gid, token = created["id"], created["token"]
+    second = httpx.post(f"{urls[1]}/api/games/{gid}/join", json={}, timeout=10).json()["token"]
+    tokens = {0: token, 1: second}
+    nodes[0].send_signal(signal.SIGKILL)
+    nodes[0].wait()
+    killed = time.monotonic()
+    with httpx.Client(timeout=10) as c:
+        while time.monotonic() < killed + 30:
+            game = c.get(f"{urls[1]}/api/games/{gid}").json()
+            seat = game["view"]["to_move"]
+            r = c.post(
+                f"{urls[1]}/api/games/{gid}/moves",
+                headers={"Authorization": f"Bearer {tokens[seat]}"},
+                json={"move": game["view"]["legal_moves"][0], "state": game["state"]},
+            )
+            if r.status_code == 200:
+                return time.monotonic() - killed
+            time.sleep(0.05)
+    raise RuntimeError("no move was acknowledged within 30 s of the kill")
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=100, help="games per side")
+    parser.add_argument("--computer-games", type=int, default=6, help="per side")
+    parser.add_argument("--seconds", type=float, default=12.0, help="measured, per side")
+    parser.add_argument("--warmup", type=float, default=4.0)
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--think-ms", type=float, default=1000.0)
+    args = parser.parse_args(argv if argv is not None else [])
+    with tempfile.TemporaryDirectory() as tmp:
+        env = dict(os.environ)
+        env.setdefault("SANSU_PG_STATE", f"{tmp}/postgres")
+        env.setdefault("SANSU_REDIS_STATE", f"{tmp}/redis")
+        own_pg = "SANSU_TEST_POSTGRES_URL" not in os.environ
+        admin = os.environ.get("SANSU_TEST_POSTGRES_URL") or script(
+            "postgres-for-tests", "start", env=env
+        )
+        redis = script("redis-for-tests", "start", env=env)
+        processes: list[subprocess.Popen[bytes]] = []
+        try:
+            single, single_url = start_node(new_database(admin), Path(tmp) / "single.log")
+            processes.append(single)
+            shared = new_database(admin)
+            cluster_urls = []
+            for i in range(3):  # one at a time: the first one migrates the schema
+                node, url = start_node(shared, Path(tmp) / f"node{i}.log", redis)
+                processes.append(node)
+                cluster_urls.append(url)
+            print(
+                f"cluster benchmark: {args.games} games + {args.computer_games} against the"
+                f" computer per side, {args.seconds:.0f} s measured per side in {args.rounds}"
+                f" interleaved rounds, {args.think_ms:.0f} ms mean pause"
+            )
+            asyncio.run(measure(single_url, cluster_urls, args))
+            took = failover(cluster_urls, processes[1:])
+            print(f"failover: first move acknowledged {took:.2f} s after the judge was killed")
+        finally:
+            for process in processes:
+                if process.poll() is None:
+                    process.send_signal(signal.SIGINT)
+            for process in processes:
+                try:
+                    process.wait(timeout=15)
+                except subprocess.TimeoutExpired:
+                    process.kill()
+            script("redis-for-tests", "stop", env=env)
+            if own_pg:
+                script("postgres-for-tests", "stop", env=env)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

@@ -1,0 +1,129 @@
+"""The fence of a cluster's commits: two servers on one database, each believing it judges
+a game, and only a change made from the stored state is ever committed (the
+stored event number is checked in the commit's transaction; the events' primary
+key would refuse a stale change too)."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+
+import pytest
+from sqlalchemy import select
+
+from sansu.server.cluster import Cluster, Fenced
+from sansu.server.computer import ComputerRunner
+from sansu.server.errors import ApiError
+from sansu.server.hub import Hub
+from sansu.server.live import LiveGame
+from sansu.server.models import events as events_table
+from sansu.server.models import moves as moves_table
+from sansu.server.service import GameService
+from sansu.server.store import Store
+
+
+class BelievedJudge:
+    """A node's judging as the rounds see it, with the cluster's own fence; it judges
+    whatever it is told (as a node does that lost its lease without knowing)."""
+
+    fence = staticmethod(Cluster.fence)
+
+    def __init__(self) -> None:
+        self.held: set[str] = set()
+        self.lost_games: list[str] = []
+
+    def judges(self, game_id: str) -> bool:
+        return game_id in self.held
+
+    async def before_commit(self, live: LiveGame) -> None:
+        if live.id not in self.held:
+            raise ApiError(503, "judged_elsewhere", "not judged here")
+
+    def committed(self, live: LiveGame) -> None:
+        pass
+
+    def lost(self, live: LiveGame) -> None:
+        self.lost_games.append(live.id)
+
+
+def node(db: str) -> tuple[GameService, BelievedJudge]:
+    service = GameService(Store(db), Hub(), ComputerRunner(0))
+    judge = BelievedJudge()
+    service.rounds.judge = judge
+    service.store.open()
+    return service, judge
+
+
+async def scenario(db: str, seed: int) -> None:
+    a, judge_a = node(db)
+    b, judge_b = node(db)
+    try:
+        live, token0 = await a.create("uttt")
+        judge_a.held.add(live.id)
+        judge_b.held.add(live.id)
+        _, _, token1 = await a.join(live.id, 1)
+        tokens = {0: token0, 1: token1}
+        rng = random.Random(seed)
+        committed: list[str] = []
+        for _ in range(24):
+            service = rng.choice((a, b))
+            if rng.random() < 0.5:  # this node refreshes its copy from the store
+                service.rounds.games.pop(live.id, None)
+            copy = await service.rounds.get(live.id)
+            stored_seq = await service.store.read(
+                lambda c: c.execute(
+                    select(events_table.c.seq)
+                    .where(events_table.c.game_id == live.id)
+                    .order_by(events_table.c.seq.desc())
+                ).first()[0]
+            )
+            fresh = copy.seq == stored_seq
+            seat = copy.state.to_move
+            move = rng.choice(copy.state.legal_moves())
+            before = (copy.version, copy.seq, len(copy.moves))
+            try:
+                await service.play(live.id, tokens[seat], str(move), copy.version)
+            except ApiError as error:
+                assert not fresh and error.status == 503, error.message
+                assert (copy.version, copy.seq, len(copy.moves)) == before  # nothing changed
+                continue
+            assert fresh, "a change from a stale copy was committed"
+            committed.append(str(move))
+            if copy.status != "active":
+                break
+        assert committed and judge_a.lost_games + judge_b.lost_games
+        stored = await a.store.read(
+            lambda c: [
+                r.text
+                for r in c.execute(
+                    select(moves_table)
+                    .where(moves_table.c.game_id == live.id)
+                    .order_by(moves_table.c.ply)
+                )
+            ]
+        )
+        assert stored == committed
+        seqs = await a.store.read(
+            lambda c: [
+                r.seq
+                for r in c.execute(
+                    select(events_table.c.seq).where(events_table.c.game_id == live.id)
+                )
+            ]
+        )
+        assert sorted(seqs) == list(range(1, len(seqs) + 1))
+        # the fence itself, beside the events' primary key that also stops a stale change
+        last = len(seqs)
+        with pytest.raises(Fenced):
+            a.store.write_now(Cluster.fence(live.id, last - 1, last))
+        a.store.write_now(Cluster.fence(live.id, last, last))
+    finally:
+        for service in (a, b):
+            await service.stop()
+            await service.store.drain()
+            service.store.close()
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_only_changes_made_from_the_stored_state_are_committed(any_db: str, seed: int) -> None:
+    asyncio.run(scenario(any_db, seed))
