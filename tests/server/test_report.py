@@ -9,6 +9,9 @@ from __future__ import annotations
 import time
 from typing import Any
 
+import pytest
+
+from sansu.server import computer
 from tests.server.conftest import Api
 
 HONOUR = {"honour": True}
@@ -123,7 +126,18 @@ def test_a_report_keeps_the_clocks_of_the_turn(api: Api) -> None:
     assert after["remaining"][0] == before["remaining"][0]
 
 
-def test_the_computer_answers_after_a_report(api: Api) -> None:
+def test_the_computer_answers_after_a_report(
+    api: Api, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The computer challenges a duplicate at once (a win); here it waits a second
+    # before each move, so that the spectator's report comes first.
+    choose = computer.choose_move
+
+    def slow(request: computer.ComputerRequest) -> str:
+        time.sleep(1.0)
+        return choose(request)
+
+    monkeypatch.setattr(computer, "choose_move", slow)
     created = api.create(
         "sumodoku",
         options=HONOUR,
