@@ -129,7 +129,13 @@ def test_who_may_create_and_join_a_rated_game(client: TestClient, two) -> None:
     assert r.status_code == 409 and r.json()["error"]["code"] == "same_account"
     game = alice.get(f"/api/games/{gid}").json()
     assert [s["taken"] for s in game["seats"]] == [True, False]  # nothing changed
+    early = alice.post(f"/api/games/{gid}/moves", json={"move": "r5c5", "state": game["state"]})
+    assert early.status_code == 409 and early.json()["error"]["code"] == "waiting_for_players"
     assert bob.post(f"/api/games/{gid}/join", json={}).status_code == 200
+    game = alice.get(f"/api/games/{gid}").json()
+    assert game["moves"] == []
+    r = alice.post(f"/api/games/{gid}/moves", json={"move": "r5c5", "state": game["state"]})
+    assert r.status_code == 200, r.text
     r = alice.post(f"/api/games/{gid}/takeback", json={})
     assert r.status_code == 409 and r.json()["error"]["code"] == "no_takeback"
 

@@ -66,6 +66,10 @@ class Play:
             raise ApiError(422, "state_required", "a move names the state number it was made in")
         if seen != live.version:
             raise errors.stale(seen, live.version)
+        if not live.casual and not live.ready:
+            raise ApiError(
+                409, "waiting_for_players", "a rated game starts once every seat is taken"
+            )
 
     @staticmethod
     def is_open_move(live: LiveGame, move: object) -> bool:
