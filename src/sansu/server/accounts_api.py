@@ -34,7 +34,7 @@ from sansu.server.api import ErrorBody
 from sansu.server.errors import ApiError
 from sansu.server.login_limits import LoginLimiter
 from sansu.server.ratelimit import client_of
-from sansu.server.signed_in import COOKIE, CSRF_HEADER, csrf_failed, session_of
+from sansu.server.signed_in import COOKIE, CSRF_HEADER, session_of, signed_session
 from sansu.server.store import Store
 from sansu.server.users import MAX_PASSWORD, User, UserError
 
@@ -151,12 +151,7 @@ def build_accounts_router(store: Store, login_limiter: LoginLimiter | None = Non
 
     async def cookie_write(request: Request, csrf: str | None) -> tuple[str, User]:
         """The session of a cookie-authenticated write, once its CSRF token is checked."""
-        session = await signed_in(request)
-        if session is None:
-            raise ApiError(401, "not_signed_in", "this needs a signed-in session (log in first)")
-        if not user_sessions.check_csrf(session[0], csrf):
-            raise csrf_failed()
-        return session
+        return await signed_session(store, request, csrf or "")
 
     def private(response: Response) -> None:
         response.headers["Cache-Control"] = "no-store"

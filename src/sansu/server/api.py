@@ -342,15 +342,6 @@ def build_router(service: GameService, check_limit: CheckLimit | None = None) ->
         """Plays a move for the token's seat (or the signed-in account's); refused if
         ``state`` is not the current one."""
         who = await acting(service.store, request, bearer(authorization), write=True)
-        live = await service.play(game_id, who, body.move, body.state)
-        return {
-            "state": live.version,
-            "seq": live.seq,
-            "move": live.moves[-1].public(),
-            "status": live.status,
-            "result": live.result,
-            "ratings": end_ratings(live),
-        }
         return move_answer(await service.play(game_id, who, body.move, body.state))
 
     @router.post("/games/{game_id}/resign", tags=["play"], responses=_errors(401, 403, 404, 409))

@@ -54,6 +54,21 @@ def bot_refused() -> ApiError:
     )
 
 
+async def signed_session(
+    store: Store, request: HTTPConnection, csrf: str | None = None, *, write: bool = True
+) -> tuple[str, User]:
+    """The session and user a request needs: refused ``401 not_signed_in`` without a
+    live session and, for a write, ``403 csrf_failed`` without its CSRF token (``csrf``,
+    or else the request's header)."""
+    session = await session_of(store, request.cookies)
+    if session is None:
+        raise ApiError(401, "not_signed_in", "this needs a signed-in session (log in first)")
+    presented = csrf if csrf is not None else request.headers.get(CSRF_HEADER)
+    if write and not user_sessions.check_csrf(session[0], presented):
+        raise csrf_failed()
+    return session
+
+
 async def account(store: Store, request: HTTPConnection, *, write: bool) -> User | None:
     """The signed-in user of a request; for a write, only with the session's CSRF token
     (without it the request is anonymous, as if no cookie had come). A bot account's

@@ -18,11 +18,11 @@ from fastapi import APIRouter, Path, Request, Response
 from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy import Connection
 
-from sansu.server import bot_accounts, user_sessions
+from sansu.server import bot_accounts
 from sansu.server.accounts_api import CsrfHeader
 from sansu.server.api import _errors
 from sansu.server.errors import ApiError
-from sansu.server.signed_in import csrf_failed, session_of
+from sansu.server.signed_in import signed_session
 from sansu.server.store import Store
 from sansu.server.users import User, UserError
 
@@ -48,12 +48,7 @@ def build_tokens_router(store: Store) -> APIRouter:
             raise ApiError(STATUS.get(error.code, 422), error.code, str(error)) from None
 
     async def owner(request: Request, csrf: str | None, *, check: bool = True) -> User:
-        session = await session_of(store, request.cookies)
-        if session is None:
-            raise ApiError(401, "not_signed_in", "this needs a signed-in session (log in first)")
-        if check and not user_sessions.check_csrf(session[0], csrf):
-            raise csrf_failed()
-        return session[1]
+        return (await signed_session(store, request, csrf or "", write=check))[1]
 
     def private(response: Response) -> None:
         response.headers["Cache-Control"] = "no-store"

@@ -14,11 +14,9 @@ from fastapi import APIRouter, Body, Path, Query, Request
 from pydantic import BaseModel, ConfigDict, Field
 
 from sansu.server.api import ErrorBody, GameName, OptionValue, TimeControl
-from sansu.server.errors import ApiError
-from sansu.server.signed_in import CSRF_HEADER, csrf_failed, session_of
+from sansu.server.signed_in import signed_session
 from sansu.server.store import Store
 from sansu.server.tournaments import Tournaments
-from sansu.server.user_sessions import check_csrf
 from sansu.server.users import User
 
 TournamentId = Annotated[str, Path(min_length=1, max_length=24, description="a tournament's id")]
@@ -55,12 +53,7 @@ def build_tournaments_router(store: Store, tournaments: Tournaments) -> APIRoute
     router = APIRouter(prefix="/api/tournaments", tags=["tournaments"])
 
     async def player(request: Request) -> User:
-        session = await session_of(store, request.cookies)
-        if session is None:
-            raise ApiError(401, "not_signed_in", "this needs a signed-in session (log in first)")
-        if not check_csrf(session[0], request.headers.get(CSRF_HEADER)):
-            raise csrf_failed()
-        return session[1]
+        return (await signed_session(store, request))[1]
 
     @router.get("", responses=_errors())
     async def list_tournaments(
