@@ -18,7 +18,6 @@ flood anyone. Both accounts hear of every step on their event stream
 from __future__ import annotations
 
 import asyncio
-import math
 import secrets
 import time
 from collections.abc import Callable, Mapping
@@ -35,6 +34,7 @@ from sansu.server.bot_events import EventStreams
 from sansu.server.clocks import check_time_control
 from sansu.server.errors import ApiError
 from sansu.server.live import LiveGame, new_id
+from sansu.server.ratelimit import count
 from sansu.server.seating import Seating
 from sansu.server.users import User, find_user
 
@@ -171,17 +171,9 @@ class Challenges:
                 del self.by_id[cid]
 
     async def _count(self, user: User) -> None:
-        key = str(user.id)
-        for item in self.limits:
-            if not await self._limiter.hit(item, "challenges", key):
-                reset = (await self._limiter.get_window_stats(item, "challenges", key)).reset_time
-                wait = max(1, math.ceil(reset - time.time()))
-                raise ApiError(
-                    429,
-                    "rate_limited",
-                    f"too many challenges from this account (limit {item}); try again in {wait} s",
-                    retry_after=wait,
-                )
+        await count(
+            self._limiter, [("challenges", i) for i in self.limits], str(user.id), "this account"
+        )
 
     async def create(
         self,

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Awaitable, Callable, MutableMapping
+from collections.abc import Awaitable, Callable, Iterable, MutableMapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -82,17 +82,32 @@ class Limiter:
             items += [("creates", i) for i in self.creates]
         if account:
             items += [("account requests", i) for i in self.accounts]
-        for kind, item in items:
-            if not await self._limiter.hit(item, kind, client):
-                self.refused += 1
-                reset = (await self._limiter.get_window_stats(item, kind, client)).reset_time
-                wait = max(1, math.ceil(reset - time.time()))
-                raise ApiError(
-                    429,
-                    "rate_limited",
-                    f"too many {kind} from this address (limit {item}); try again in {wait} s",
-                    retry_after=wait,
-                )
+        try:
+            await count(self._limiter, items, client, "this address")
+        except ApiError:
+            self.refused += 1
+            raise
+
+
+async def count(
+    limiter: FixedWindowRateLimiter,
+    items: Iterable[tuple[str, RateLimitItem]],
+    key: str,
+    whose: str,
+) -> None:
+    """Counts one of each ``(kind, limit)`` for ``key``; the first limit passed is refused
+    ``429 rate_limited`` with the seconds to wait (``whose``: who is told, e.g. "this
+    address")."""
+    for kind, item in items:
+        if not await limiter.hit(item, kind, key):
+            reset = (await limiter.get_window_stats(item, kind, key)).reset_time
+            wait = max(1, math.ceil(reset - time.time()))
+            raise ApiError(
+                429,
+                "rate_limited",
+                f"too many {kind} from {whose} (limit {item}); try again in {wait} s",
+                retry_after=wait,
+            )
 
 
 def client_of(scope: Scope) -> str:
