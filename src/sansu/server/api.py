@@ -71,12 +71,17 @@ class TimeControl(BaseModel):
     increment_seconds: float = Field(0, ge=0, le=3600)
 
 
-class CreateGame(BaseModel):
+class GameChoice(BaseModel):
+    """A game and its options, as every request that starts games names them."""
+
     model_config = ConfigDict(extra="forbid")
     game: GameName = Field(description="a game id or alias, e.g. uttt")
     options: dict[Annotated[str, Field(max_length=32)], OptionValue] = Field(
         default_factory=dict, max_length=32
     )
+
+
+class CreateGame(GameChoice):
     seats: list[SeatSpec] | None = Field(
         None, max_length=8, description="one per player, in turn order (default: all human)"
     )

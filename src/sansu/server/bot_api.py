@@ -24,9 +24,8 @@ from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy import Connection, select
 
 from sansu.server.api import (
+    GameChoice,
     GameId,
-    GameName,
-    OptionValue,
     TimeControl,
     _errors,
     bearer,
@@ -51,12 +50,7 @@ STREAM_HEADERS = {"Cache-Control": "no-store", "X-Accel-Buffering": "no"}
 ChallengeId = Annotated[str, Path(min_length=1, max_length=20)]
 
 
-class NewChallenge(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-    game: GameName = Field(description="a game id or alias, e.g. uttt")
-    options: dict[Annotated[str, Field(max_length=32)], OptionValue] = Field(
-        default_factory=dict, max_length=32
-    )
+class NewChallenge(GameChoice):
     time_control: TimeControl | None = None
     rated: bool = Field(False, description="rated games change both players' ratings")
     challenger_seat: int | None = Field(None, ge=0, le=1, description="0 moves first; null: random")

@@ -9,7 +9,7 @@ everywhere (:mod:`sansu.server.signed_in`).
 from __future__ import annotations
 
 import asyncio
-from typing import Annotated, Any
+from typing import Any
 
 from fastapi import APIRouter, Request
 from pydantic import BaseModel, ConfigDict, Field
@@ -20,9 +20,9 @@ from sansu.core.protocol import IllegalMove
 from sansu.core.registry import game_class
 from sansu.server.api import (
     Auth,
+    GameChoice,
     GameId,
     GameName,
-    OptionValue,
     TimeControl,
     _errors,
     bearer,
@@ -41,12 +41,7 @@ SeekId = GameId
 MAX_MY_GAMES = 100
 
 
-class PostSeek(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-    game: GameName = Field(description="a game id or alias")
-    options: dict[Annotated[str, Field(max_length=32)], OptionValue] = Field(
-        default_factory=dict, max_length=32
-    )
+class PostSeek(GameChoice):
     time_control: TimeControl | None = None
     casual: bool = Field(True, description="false: rated (signed-in players only)")
     name: str | None = Field(None, max_length=64, description="an anonymous poster's name")

@@ -98,6 +98,7 @@ class Rounds:
     def _finishing(self, change: Change, over: Event) -> None:
         for finisher in self._finishers:
             finisher(change, over)
+
     def on_finish(self, listener: Callable[[LiveGame], None]) -> None:
         """Calls ``listener`` once when a game ends (rules, resignation, flag), after the
         commit; a crash just after it may lose the call, so listeners also check the

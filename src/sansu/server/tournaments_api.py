@@ -13,7 +13,7 @@ from typing import Annotated, Any, Literal
 from fastapi import APIRouter, Body, Path, Query, Request
 from pydantic import BaseModel, ConfigDict, Field
 
-from sansu.server.api import ErrorBody, GameName, OptionValue, TimeControl
+from sansu.server.api import ErrorBody, GameChoice, TimeControl
 from sansu.server.signed_in import signed_session
 from sansu.server.store import Store
 from sansu.server.tournaments import Tournaments
@@ -26,13 +26,8 @@ def _errors(*codes: int) -> dict[int | str, dict[str, Any]]:
     return {code: {"model": ErrorBody} for code in (*codes, 400, 413, 422, 429)}
 
 
-class CreateTournament(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+class CreateTournament(GameChoice):
     format: Literal["arena", "swiss", "round_robin"]
-    game: GameName = Field(description="a game id or alias, e.g. uttt")
-    options: dict[Annotated[str, Field(max_length=32)], OptionValue] = Field(
-        default_factory=dict, max_length=32
-    )
     time_control: TimeControl
     name: str | None = Field(None, max_length=64)
     rated: bool = Field(False, description="rated tournaments create rated games")
