@@ -151,7 +151,7 @@ def build_lobby_router(
         return {"seek": _seek_view(seek, ticket)}
 
     @router.post(
-        "/lobby/seeks/{seek_id}/accept", tags=["lobby"], responses=_errors(403, 404, 409, 503)
+        "/lobby/seeks/{seek_id}/accept", tags=["lobby"], responses=_errors(401, 403, 404, 409, 503)
     )
     async def accept_seek(
         seek_id: SeekId,
