@@ -217,6 +217,7 @@ def create_app(
     challenges = Challenges(service.seating, streams)
     service.tournaments.on_pairing(pairing_announcer(service, streams))
     cluster = None
+    shared = None
     if redis_url:
         from sansu.server.cluster import Cluster
 
@@ -233,11 +234,15 @@ def create_app(
             await service.start()
             if cluster is not None:
                 await cluster.start()
+            if shared is not None:
+                await shared.start()
             yield
         finally:
             # Every way out (a signal, an error at start, the app's end) stops the workers.
             streams.close()
             try:
+                if shared is not None:
+                    await shared.stop()
                 if cluster is not None:
                     await cluster.stop()
                 await service.stop()
@@ -346,6 +351,12 @@ def create_app(
         async def _home() -> HTMLResponse:
             return HTMLResponse(placeholder_page())
 
+    if cluster is not None:
+        from sansu.server.cluster_shared import SharedParts
+
+        shared = SharedParts(cluster, service, streams, challenges, lobby_routes, str(redis_url))
+        shared.install(app)
+        app.state.shared = shared
     app.add_middleware(
         AllowedMethods,
         routes=[

@@ -77,6 +77,16 @@ class Connection:
                 return
 
 
+class Elsewhere(Protocol):
+    """The presence the other nodes of a cluster report, and this node's own to report."""
+
+    def seen(self, game_id: str) -> tuple[set[int], int]: ...
+
+    def players_seen(self) -> set[str]: ...
+
+    def changed(self, game_id: str, seats: set[int], spectators: int) -> None: ...
+
+
 class Hub:
     """Every open connection, by game."""
 
@@ -86,13 +96,16 @@ class Hub:
         self._clock = clock
         self._players_left: dict[str, float] = {}
         """When the last socket of a seat's holder left each game (for abandoned games)."""
+        self.elsewhere: Elsewhere | None = None
+        """On a node of a cluster: who is connected to each game on the other nodes
+        (:mod:`~sansu.server.cluster_presence`)."""
 
     def count(self) -> int:
         return sum(len(c) for c in self.connections.values())
 
     def add(self, live: LiveGame, connection: Connection) -> None:
         self.connections.setdefault(live.id, set()).add(connection)
-        self.send_presence(live)
+        self._changed(live)
 
     def remove(self, live: LiveGame, connection: Connection) -> None:
         connection.closed = True
@@ -104,7 +117,7 @@ class Hub:
                 del self.connections[live.id]
         if connection.seats and not any(c.seats for c in conns or ()):
             self._players_left[live.id] = self._clock()
-        self.send_presence(live)
+        self._changed(live)
 
     def players_seen_since(self, since: float) -> set[str]:
         """Ids of the games a seat's holder is connected to now, or left at ``since`` or later."""
@@ -115,20 +128,35 @@ class Hub:
         for game_id, conns in self.connections.items():
             if any(c.seats for c in conns):
                 seen.add(game_id)
+        if self.elsewhere is not None:
+            seen |= self.elsewhere.players_seen()
         return seen
+
+    def here(self, game_id: str) -> tuple[set[int], int]:
+        """The seats held by this process's connections to a game, and its spectators."""
+        seats: set[int] = set()
+        spectators = 0
+        for c in self.connections.get(game_id, ()):
+            if c.seats:
+                seats |= c.seats
+            else:
+                spectators += 1
+        return seats, spectators
 
     def presence(self, live: LiveGame) -> dict[str, Any]:
         """Which seats have someone here (computers always do), and how many watch."""
-        conns = self.connections.get(live.id, ())
-        here: set[int] = set()
-        spectators = 0
-        for c in conns:
-            if c.seats:
-                here |= c.seats
-            else:
-                spectators += 1
+        here, spectators = self.here(live.id)
+        if self.elsewhere is not None:
+            there, watching = self.elsewhere.seen(live.id)
+            here = here | there
+            spectators += watching
         seats = [s.kind == "computer" or s.seat in here for s in live.seats]
         return {"type": "presence", "seats": seats, "spectators": spectators}
+
+    def _changed(self, live: LiveGame) -> None:
+        if self.elsewhere is not None:
+            self.elsewhere.changed(live.id, *self.here(live.id))
+        self.send_presence(live)
 
     def send_presence(self, live: LiveGame) -> None:
         message = dumps(self.presence(live))

@@ -1,0 +1,67 @@
+"""What the nodes of a cluster share besides the games: presence.
+
+Each part is a module of its own, wired here onto one node
+(:class:`~sansu.server.cluster.Cluster`: its Redis connection, node id and
+leases) and one message bus (:mod:`~sansu.server.cluster_bus`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sansu.server.bot_events import EventStreams
+from sansu.server.challenges import Challenges
+from sansu.server.cluster import Cluster
+from sansu.server.cluster_bus import Bus
+from sansu.server.cluster_presence import SharedPresence
+from sansu.server.service import GameService
+
+
+class NodeHeader:
+    """ASGI middleware: names the node that answered (``X-Sansu-Node``), to follow what a
+    load balancer did."""
+
+    def __init__(self, app: Any, node: str) -> None:
+        self.app = app
+        self.node = node.encode()
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def sending(message: Any) -> None:
+            if message["type"] == "http.response.start":
+                message["headers"] = [*message.get("headers", []), (b"x-sansu-node", self.node)]
+            await send(message)
+
+        await self.app(scope, receive, sending)
+
+
+class SharedParts:
+    """The shared parts of one node, started and stopped with it."""
+
+    def __init__(
+        self,
+        cluster: Cluster,
+        service: GameService,
+        streams: EventStreams,
+        challenges: Challenges,
+        lobby_router: Any,
+        redis_url: str,
+    ) -> None:
+        self.node = cluster.node
+        self.bus = Bus(cluster.redis, cluster.node)
+        self.presence = SharedPresence(self.bus, service.hub, service.rounds)
+
+    def install(self, app: Any) -> None:
+        """Hooks every part into the node and ``app``."""
+        self.presence.install()
+        app.add_middleware(NodeHeader, node=self.node)
+
+    async def start(self) -> None:
+        await self.bus.start()
+        self.bus.background.spawn(self.presence.run())
+
+    async def stop(self) -> None:
+        await self.bus.stop()
