@@ -1,13 +1,22 @@
-"""Presence across a cluster, on loopback: one PostgreSQL, one Redis and three
-``sansu serve --redis`` nodes (started as in ``test_cluster.py``): presence made on one
-node is shown to the clients of every node, as on one server."""
+"""What a cluster's nodes share besides the games, on loopback: one PostgreSQL, one Redis
+and three ``sansu serve --redis`` nodes (started as in ``test_cluster.py``), with the
+clients of every check spread over the nodes.
+
+- presence made on one node is shown to the clients of every node, as on one server;
+- a challenge made on one node reaches the bot whose event stream is on another, and
+  the game it starts is announced on both bots' streams;
+- seeks and quick pairing: posted, listed, accepted and paired through different nodes,
+  each pair made once.
+"""
 
 from __future__ import annotations
 
 import contextlib
 import json
 import sys
+import threading
 import time
+import uuid
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -16,10 +25,12 @@ import httpx
 import pytest
 from websockets.sync.client import ClientConnection, connect
 
+from tests.server.bots_fixtures import Account, bot
 from tests.server.test_cluster import Node, Redis
 from tests.server.test_crash import auth
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="SIGKILL")
+
 
 def until(
     check: Callable[[], Any],
@@ -90,6 +101,147 @@ def check_presence(nodes: list[Node]) -> None:
         assert {k: shown[k] for k in ("seats", "spectators")} == without
 
 
+# -- bots' event streams and challenges --------------------------------------------------
+
+
+class Stream(threading.Thread):
+    """A bot's event stream, on one node and then the next when its node goes."""
+
+    def __init__(self, account: Account, nodes: list[Node], first: int) -> None:
+        super().__init__(daemon=True)
+        self.account, self.nodes, self.index = account, nodes, first
+        self.events: list[dict[str, Any]] = []
+        self.stop = threading.Event()
+        self.connections = 0
+        self.refusals: list[str] = []
+
+    def run(self) -> None:
+        assert self.account.token is not None
+        while not self.stop.is_set():
+            node = self.nodes[self.index % len(self.nodes)]
+            self.index += 1
+            if node.dead:
+                continue
+            try:
+                with httpx.stream(
+                    "GET",
+                    f"{node.url}/api/bot/stream/events",
+                    headers=auth(self.account.token),
+                    timeout=httpx.Timeout(5, read=10),
+                ) as r:
+                    if r.status_code != 200:
+                        self.refusals.append(f"{r.status_code} {r.read()[:200]!r}")
+                        time.sleep(0.2)
+                        continue
+                    self.connections += 1
+                    for line in r.iter_lines():
+                        if self.stop.is_set():
+                            return
+                        if line.strip():
+                            self.events.append(json.loads(line))
+            except (httpx.HTTPError, ValueError):
+                time.sleep(0.1)
+
+    def of(self, kind: str) -> list[dict[str, Any]]:
+        return [e for e in list(self.events) if e["type"] == kind]
+
+
+def check_bots(nodes: list[Node], tag: str) -> None:
+    alpha, beta = bot(nodes[0].url, f"alpha{tag}"), bot(nodes[1].url, f"beta{tag}")
+    streams = [Stream(alpha, nodes, 0), Stream(beta, nodes, 1)]  # on nodes 0 and 1
+    for s in streams:
+        s.start()
+    try:
+
+        def online() -> bool:
+            listed = httpx.get(f"{nodes[2].url}/api/bots").json()["bots"]
+            return {b["name"] for b in listed if b["online"]} >= {alpha.name, beta.name}
+
+        until(online, what="both bots online on node 2")
+        # alpha challenges beta through node 2; beta hears of it on node 1
+        r = alpha.api.post(f"{nodes[2].url}/api/challenge/{beta.name}", json={"game": "uttt"})
+        assert r.status_code == 201, r.text
+        cid = r.json()["id"]
+        until(lambda: any(e["challenge"]["id"] == cid for e in streams[1].of("challenge")))
+        # beta accepts through node 0: both streams hear the game start
+        r = beta.api.post(f"{nodes[0].url}/api/bot/challenge/{cid}/accept")
+        assert r.status_code == 200, r.text
+        for s in streams:
+            until(lambda s=s: s.of("challengeAccepted") and s.of("gameStart"), what="gameStart")
+            (start,) = s.of("gameStart")
+            assert start["game"]["challenge"] == cid
+        gid = streams[0].of("gameStart")[0]["game"]["id"]
+        for node in nodes:
+            r = alpha.api.get(f"{node.url}/api/challenges/{cid}")
+            assert r.status_code == 200 and r.json()["game_id"] == gid, r.text
+        # an open challenge is among the first events of a stream opened on any node
+        r = beta.api.post(f"{nodes[1].url}/api/challenge/{alpha.name}", json={"game": "uttt"})
+        assert r.status_code == 201, r.text
+        other = r.json()["id"]
+        with httpx.stream(
+            "GET", f"{nodes[2].url}/api/bot/stream/events", headers=auth(str(alpha.token))
+        ) as r:
+            first = []
+            for line in r.iter_lines():
+                if line.strip():
+                    first.append(json.loads(line))
+                if any(e["type"] == "challenge" for e in first):
+                    break
+        assert [e["challenge"]["id"] for e in first if e["type"] == "challenge"] == [other]
+        # a challenge is declined once: the second answer, on another node, is refused
+        r = alpha.api.post(f"{nodes[0].url}/api/bot/challenge/{other}/decline")
+        assert r.status_code == 200, r.text
+        r = alpha.api.post(f"{nodes[1].url}/api/bot/challenge/{other}/decline")
+        assert r.status_code == 409, r.text
+    finally:
+        for s in streams:
+            s.stop.set()
+
+
+# -- the lobby ---------------------------------------------------------------------------
+
+
+def check_lobby(nodes: list[Node]) -> None:
+    r = httpx.post(f"{nodes[0].url}/api/lobby/seeks", json={"game": "uttt"})
+    assert r.status_code == 201, r.text
+    sid, poster = r.json()["seek"]["id"], r.json()["ticket"]
+    listed = httpx.get(f"{nodes[1].url}/api/lobby/seeks").json()["seeks"]
+    assert sid in [s["id"] for s in listed]
+    r = httpx.post(f"{nodes[2].url}/api/lobby/seeks/{sid}/accept", json={})
+    assert r.status_code == 200, r.text
+    taker = r.json()["seek"]["seat"]
+    r = httpx.post(f"{nodes[0].url}/api/lobby/seeks/{sid}/accept", json={})
+    assert r.status_code == 409 and r.json()["error"]["code"] == "seek_taken", r.text
+    looked = httpx.get(f"{nodes[1].url}/api/lobby/seeks/{sid}", headers=auth(poster)).json()
+    seat = looked["seek"]["seat"]
+    assert seat["id"] == taker["id"] and seat["seats"] != taker["seats"]
+    game = httpx.get(f"{nodes[2].url}/api/games/{seat['id']}").json()
+    assert game["status"] == "active" and all(s["taken"] for s in game["seats"])
+
+    # quick pairing: six players on three nodes, each paired once, three games
+    tickets = []
+    for i in range(6):
+        r = httpx.post(f"{nodes[i % 3].url}/api/lobby/pairing", json={"game": "uttt"})
+        assert r.status_code == 201, r.text
+        tickets.append(r.json()["ticket"])
+    seats: dict[int, dict[str, Any]] = {}
+
+    def all_paired() -> bool:
+        for i, ticket in enumerate(tickets):
+            if i not in seats:
+                node = nodes[(i + 1) % 3]
+                wait = httpx.get(f"{node.url}/api/lobby/pairing", headers=auth(ticket)).json()
+                if wait["wait"]["status"] == "paired":
+                    seats[i] = wait["wait"]["seat"]
+        return len(seats) == 6
+
+    until(all_paired, what="six players paired")
+    games: dict[str, list[int]] = {}
+    for seat in seats.values():
+        games.setdefault(seat["id"], []).extend(seat["seats"])
+    assert len(games) == 3 and all(sorted(s) == [0, 1] for s in games.values()), games
+
+
 # -- the test ---------------------------------------------------------------------------
 
 
@@ -110,8 +262,11 @@ def cluster(postgres_url: str, tmp_path: Path) -> Iterator[tuple[list[Node], Red
             redis.process.wait(timeout=10)
 
 
-def test_presence_is_shown_on_every_node(
+def test_the_nodes_share_presence_bots_and_the_lobby(
     cluster: tuple[list[Node], Redis],
 ) -> None:
     nodes, _ = cluster
+    tag = uuid.uuid4().hex[:4]
     check_presence(nodes)
+    check_bots(nodes, tag)
+    check_lobby(nodes)

@@ -136,7 +136,7 @@ def build_bot_router(
         if streams.closing:
             raise ApiError(503, "shutting_down", "the server is stopping; reconnect shortly")
         first = await _playing(user)
-        first += [{"type": "challenge", "challenge": c.public()} for c in challenges.of(user)]
+        first += await challenges.open_events(user)
         return _stream(streams.stream(user.id, first))
 
     async def _playing(user: User) -> list[dict[str, Any]]:

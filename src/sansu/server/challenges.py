@@ -242,6 +242,20 @@ class Challenges:
             if c.status == "open" and user.id in (c.challenger.id, c.dest.id)
         ]
 
+    def open_events_of(self, user_id: int) -> list[dict[str, Any]]:
+        """A ``challenge`` event for each open challenge made by or to the account."""
+        self._expire()
+        return [
+            {"type": "challenge", "challenge": c.public()}
+            for c in self.by_id.values()
+            if c.status == "open" and user_id in (c.challenger.id, c.dest.id)
+        ]
+
+    async def open_events(self, user: User) -> list[dict[str, Any]]:
+        """What a new event stream of ``user`` starts with (on a cluster, asked of the
+        node holding the challenges: :mod:`sansu.server.cluster_lobby`)."""
+        return self.open_events_of(user.id)
+
     def _open(self, challenge: Challenge) -> None:
         if challenge.status != "open":
             raise ApiError(409, "challenge_closed", f"this challenge is {challenge.status}")

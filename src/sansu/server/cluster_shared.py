@@ -1,4 +1,5 @@
-"""What the nodes of a cluster share besides the games: presence.
+"""What the nodes of a cluster share besides the games: presence, accounts' event
+streams and the lobby (seeks, quick pairing, challenges).
 
 Each part is a module of its own, wired here onto one node
 (:class:`~sansu.server.cluster.Cluster`: its Redis connection, node id and
@@ -12,7 +13,9 @@ from typing import Any
 from sansu.server.bot_events import EventStreams
 from sansu.server.challenges import Challenges
 from sansu.server.cluster import Cluster
+from sansu.server.cluster_bots import SharedStreams
 from sansu.server.cluster_bus import Bus
+from sansu.server.cluster_lobby import LobbyForward, SharedLobby
 from sansu.server.cluster_presence import SharedPresence
 from sansu.server.service import GameService
 
@@ -53,15 +56,24 @@ class SharedParts:
         self.node = cluster.node
         self.bus = Bus(cluster.redis, cluster.node)
         self.presence = SharedPresence(self.bus, service.hub, service.rounds)
+        self.streams = SharedStreams(self.bus, streams)
+        self.lobby = SharedLobby(
+            self.bus, cluster.leases, lobby_router, challenges, cluster.renew_every
+        )
 
     def install(self, app: Any) -> None:
-        """Hooks every part into the node and ``app``."""
+        """Hooks every part into the node, and the lobby's forwarding into ``app``."""
         self.presence.install()
+        self.streams.install()
+        self.lobby.install(app)
+        app.add_middleware(LobbyForward, lobby=self.lobby)
         app.add_middleware(NodeHeader, node=self.node)
 
     async def start(self) -> None:
         await self.bus.start()
-        self.bus.background.spawn(self.presence.run())
+        for task in (self.presence.run(), self.streams.run(), self.lobby.run()):
+            self.bus.background.spawn(task)
 
     async def stop(self) -> None:
         await self.bus.stop()
+        await self.lobby.stop()
