@@ -7,10 +7,13 @@ clients of every check spread over the nodes.
   the game it starts is announced on both bots' streams;
 - seeks and quick pairing: posted, listed, accepted and paired through different nodes,
   each pair made once.
+
+Rate limits counted in Redis by two limiters (two nodes) are checked apart, on Redis only.
 """
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 import sys
@@ -25,6 +28,8 @@ import httpx
 import pytest
 from websockets.sync.client import ClientConnection, connect
 
+from sansu.server.errors import ApiError
+from sansu.server.ratelimit import Limiter, RateLimits, shared_storage
 from tests.server.bots_fixtures import Account, bot
 from tests.server.test_cluster import Node, Redis
 from tests.server.test_crash import auth
@@ -270,3 +275,39 @@ def test_the_nodes_share_presence_bots_and_the_lobby(
     check_presence(nodes)
     check_bots(nodes, tag)
     check_lobby(nodes)
+
+
+def test_rate_limits_count_once_across_nodes(tmp_path: Path) -> None:
+    """Two limiters on one Redis (two nodes): a client's requests count once, whichever
+    node they reach; while Redis is away nothing is counted and nobody refused."""
+    redis = Redis(tmp_path)
+    redis.start()
+    try:
+
+        async def hits() -> tuple[int, int]:
+            limits = RateLimits(requests="10/minute", creates=None, accounts=None)
+            nodes = [Limiter(limits, shared_storage(redis.url)) for _ in range(2)]
+            allowed = refused = 0
+            for i in range(30):
+                try:
+                    await nodes[i % 2].hit("203.0.113.9")
+                    allowed += 1
+                except ApiError as error:
+                    assert error.status == 429 and error.detail["retry_after"] >= 1
+                    refused += 1
+            await nodes[0].hit("203.0.113.10")  # another client counts apart
+            return allowed, refused
+
+        assert asyncio.run(hits()) == (10, 20)
+        redis.kill()
+
+        async def without_redis() -> None:
+            limits = RateLimits(requests="1/minute", creates=None, accounts=None)
+            node = Limiter(limits, shared_storage(redis.url))
+            for _ in range(3):  # Redis away: nothing counted, nobody refused
+                await node.hit("203.0.113.9")
+
+        asyncio.run(without_redis())
+    finally:
+        if redis.process is not None and redis.process.poll() is None:
+            redis.kill()

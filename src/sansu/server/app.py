@@ -38,8 +38,9 @@ from sansu.server.errors import ApiError, send_error
 from sansu.server.hints_api import build_hints_router
 from sansu.server.hub import Hub
 from sansu.server.lobby_api import build_lobby_router
+from sansu.server.login_limits import LoginLimiter
 from sansu.server.profiles_api import build_profiles_router
-from sansu.server.ratelimit import Limiter, RateLimit, RateLimits, client_of
+from sansu.server.ratelimit import Limiter, RateLimit, RateLimits, client_of, shared_storage
 from sansu.server.reviews_api import reviews_router
 from sansu.server.rounds import KEEP_FINISHED, KEEP_IDLE
 from sansu.server.security_headers import install as install_security_headers
@@ -211,7 +212,7 @@ def create_app(
         keep_finished=keep_finished,
         abandon_after=abandon_after,
     )
-    limiter = Limiter(rate_limits)
+    limiter = Limiter(rate_limits, shared_storage(redis_url) if redis_url else None)
     streams = EventStreams()
     service.rounds.on_change(streams.game_changed)
     challenges = Challenges(service.seating, streams)
@@ -315,7 +316,12 @@ def create_app(
     app.include_router(api_router)
     review_routes = reviews_router(service, review_simulations)
     app.include_router(review_routes)
-    app.include_router(accounts_router := build_accounts_router(store))
+    login_limiter = None
+    if redis_url:
+        from sansu.server.cluster_shared import login_storage
+
+        login_limiter = LoginLimiter(storage=login_storage(redis_url))
+    app.include_router(accounts_router := build_accounts_router(store, login_limiter))
     app.include_router(hint_routes := build_hints_router(service))
     app.include_router(profile_routes := build_profiles_router(store))
     app.include_router(lobby_routes := build_lobby_router(service))

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from limits import parse_many
-from limits.aio.storage import MemoryStorage
+from limits.aio.storage import MemoryStorage, Storage
 from limits.aio.strategies import FixedWindowRateLimiter
 
 import sansu
@@ -152,9 +152,10 @@ class Challenges:
         self.by_id: dict[str, Challenge] = {}
         self.set_limit(limit)
 
-    def set_limit(self, limit: str | None) -> None:
+    def set_limit(self, limit: str | None, storage: Storage | None = None) -> None:
+        """``storage``: where the counts are kept (default: memory; a cluster's Redis)."""
         self.limits = parse_many(limit) if limit else []
-        self._limiter = FixedWindowRateLimiter(MemoryStorage())
+        self._limiter = FixedWindowRateLimiter(storage or MemoryStorage())
 
     def _notify(self, challenge: Challenge, kind: str) -> None:
         event = {"type": kind, "challenge": challenge.public()}

@@ -1,23 +1,37 @@
 """What the nodes of a cluster share besides the games: presence, accounts' event
-streams and the lobby (seeks, quick pairing, challenges).
+streams, the lobby (seeks, quick pairing, challenges) and rate limits.
 
 Each part is a module of its own, wired here onto one node
 (:class:`~sansu.server.cluster.Cluster`: its Redis connection, node id and
-leases) and one message bus (:mod:`~sansu.server.cluster_bus`).
+leases) and one message bus (:mod:`~sansu.server.cluster_bus`). Rate limits
+need no messages: their counts live in Redis
+(:func:`~sansu.server.ratelimit.shared_storage`, :func:`login_storage`).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from limits.storage import Storage, storage_from_string
+
 from sansu.server.bot_events import EventStreams
-from sansu.server.challenges import Challenges
+from sansu.server.challenges import LIMIT, Challenges
 from sansu.server.cluster import Cluster
 from sansu.server.cluster_bots import SharedStreams
 from sansu.server.cluster_bus import Bus
 from sansu.server.cluster_lobby import LobbyForward, SharedLobby
 from sansu.server.cluster_presence import SharedPresence
+from sansu.server.ratelimit import shared_storage
 from sansu.server.service import GameService
+
+
+def login_storage(redis_url: str) -> Storage:
+    """The log-in limiter's (synchronous) storage in the cluster's Redis."""
+    storage = storage_from_string(
+        redis_url, wrap_exceptions=True, socket_timeout=2.0, socket_connect_timeout=2.0
+    )
+    assert isinstance(storage, Storage)
+    return storage
 
 
 class NodeHeader:
@@ -60,6 +74,7 @@ class SharedParts:
         self.lobby = SharedLobby(
             self.bus, cluster.leases, lobby_router, challenges, cluster.renew_every
         )
+        challenges.set_limit(LIMIT, shared_storage(redis_url))
 
     def install(self, app: Any) -> None:
         """Hooks every part into the node, and the lobby's forwarding into ``app``."""

@@ -1,7 +1,8 @@
 """Limits per client (by address): requests of any kind, and games created.
 
-Counting is done by the ``limits`` library (fixed windows, in memory: one
-server process holds every game), with its asyncio storage: the threaded
+Counting is done by the ``limits`` library (fixed windows, in memory on one
+server; in Redis on a cluster, so that a client spreading its requests over
+the nodes counts once: :func:`shared_storage`), with its asyncio storage: the threaded
 one starts a timer thread every few milliseconds under load, and those
 threads, contending for the GIL, slowed every commit several times over.
 A client over a limit is refused with ``429 rate_limited`` in the usual
@@ -12,6 +13,7 @@ such as ``"600/minute;20/second"``; ``None`` or ``""`` turns one off.
 
 from __future__ import annotations
 
+import logging
 import math
 import time
 from collections.abc import Awaitable, Callable, Iterable, MutableMapping
@@ -19,10 +21,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from limits import RateLimitItem, parse_many
-from limits.aio.storage import MemoryStorage
+from limits.aio.storage import MemoryStorage, Storage
 from limits.aio.strategies import FixedWindowRateLimiter
+from limits.errors import StorageError
+from limits.storage import storage_from_string
 
 from sansu.server.errors import ApiError, send_error
+
+log = logging.getLogger("sansu.server")
 
 Scope = MutableMapping[str, Any]
 ASGIApp = Callable[[Scope, Any, Any], Awaitable[None]]
@@ -63,15 +69,30 @@ def _items(spec: str | None) -> list[RateLimitItem]:
         raise ValueError(f"bad rate limit {spec!r}: {error}") from None
 
 
-class Limiter:
-    """Counts each client's requests and creations, and refuses what goes over."""
+def shared_storage(redis_url: str) -> Storage:
+    """The ``limits`` asyncio storage in the Redis server of ``redis_url`` (a cluster's), on
+    the ``redis`` client the cluster uses."""
+    storage = storage_from_string(
+        f"async+{redis_url}",
+        implementation="redispy",
+        wrap_exceptions=True,
+        socket_timeout=2.0,
+        socket_connect_timeout=2.0,
+    )
+    assert isinstance(storage, Storage)
+    return storage
 
-    def __init__(self, limits: RateLimits | None = None) -> None:
+
+class Limiter:
+    """Counts each client's requests and creations, and refuses what goes over.
+    ``storage``: where the counts are kept (default: this process's memory)."""
+
+    def __init__(self, limits: RateLimits | None = None, storage: Storage | None = None) -> None:
         limits = limits or RateLimits()
         self.requests = _items(limits.requests)
         self.creates = _items(limits.creates)
         self.accounts = _items(limits.accounts)
-        self._limiter = FixedWindowRateLimiter(MemoryStorage())
+        self._limiter = FixedWindowRateLimiter(storage or MemoryStorage())
         self.refused = 0
 
     async def hit(self, client: str, *, create: bool = False, account: bool = False) -> None:
@@ -99,15 +120,20 @@ async def count(
     ``429 rate_limited`` with the seconds to wait (``whose``: who is told, e.g. "this
     address")."""
     for kind, item in items:
-        if not await limiter.hit(item, kind, key):
+        try:
+            if await limiter.hit(item, kind, key):
+                continue
             reset = (await limiter.get_window_stats(item, kind, key)).reset_time
-            wait = max(1, math.ceil(reset - time.time()))
-            raise ApiError(
-                429,
-                "rate_limited",
-                f"too many {kind} from {whose} (limit {item}); try again in {wait} s",
-                retry_after=wait,
-            )
+        except StorageError as error:  # a cluster's Redis away: count nothing meanwhile
+            log.warning("rate limits cannot be counted: %s", error)
+            return
+        wait = max(1, math.ceil(reset - time.time()))
+        raise ApiError(
+            429,
+            "rate_limited",
+            f"too many {kind} from {whose} (limit {item}); try again in {wait} s",
+            retry_after=wait,
+        )
 
 
 def client_of(scope: Scope) -> str:
