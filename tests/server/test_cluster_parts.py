@@ -1,5 +1,5 @@
 """The shared parts of a cluster in one process, without Redis: presence merged from
-several nodes' reports."""
+several nodes' reports, and the fence that keeps two directors from pairing twice."""
 
 from __future__ import annotations
 
@@ -8,12 +8,16 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
+import sqlalchemy as sa
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sansu.server.cluster_presence import FORGET_AFTER, SharedPresence
 from sansu.server.hub import Connection, Hub
+from sansu.server.tournament_tables import pairings, tournaments
 from tests.server.accounts_fixtures import fast_hashing_fixture  # noqa: F401
+from tests.server.conftest import make_client
+from tests.server.test_tournaments_api import act, create, people
 
 
 class Bus:
@@ -123,3 +127,37 @@ def test_a_silent_node_no_longer_counts() -> None:
 
     asyncio.run(one_round())
     assert hubs[1].presence(GAME)["seats"] == [False, False, True]  # type: ignore[arg-type]
+
+
+def test_two_directors_pairing_at_once_pair_each_player_once(
+    tmp_path: Any, fast_hashing: None
+) -> None:
+    """Two nodes that both believe they direct an arena advance it at the same moment
+    (no common lock): the fence lets one pairing through, the other reads again."""
+    with make_client(str(tmp_path / "t.db")) as client:
+        ps = people(client, "Alice", "Bob", "Carol", "Dave")
+        tid = create(ps["Alice"], format="arena", minutes=10)["id"]
+        for b in ps.values():
+            act(b, tid, "join")
+        service = client.app.state.service  # type: ignore[attr-defined]
+        director = service.tournaments.director
+        now = time.time()
+        service.store.write_now(
+            lambda c: c.execute(
+                sa.update(tournaments)
+                .where(tournaments.c.id == tid)
+                .values(status="running", started_at=now, ends_at=now + 600)
+            )
+        )
+
+        async def both() -> None:
+            await asyncio.gather(director.advance(tid), director.advance(tid))
+
+        client.portal.call(both)  # type: ignore[union-attr]
+        rows = service.store.read_now(
+            lambda c: c.execute(
+                sa.select(pairings.c.players).where(pairings.c.tournament_id == tid)
+            ).all()
+        )
+        seated = sorted(p for row in rows for p in row.players)
+        assert len(rows) == 2 and seated == sorted(set(seated)) and len(seated) == 4

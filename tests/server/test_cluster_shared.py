@@ -6,7 +6,10 @@ clients of every check spread over the nodes.
 - a challenge made on one node reaches the bot whose event stream is on another, and
   the game it starts is announced on both bots' streams;
 - seeks and quick pairing: posted, listed, accepted and paired through different nodes,
-  each pair made once.
+  each pair made once;
+- a Swiss tournament between bots spread over the nodes, its directing node killed
+  with SIGKILL in the second round: every round paired once, every pairing's game
+  created once, every game rated once.
 
 Rate limits counted in Redis by two limiters (two nodes) are checked apart, on Redis only.
 """
@@ -16,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import random
 import sys
 import threading
 import time
@@ -26,15 +30,21 @@ from typing import Any
 
 import httpx
 import pytest
+import sqlalchemy as sa
 from websockets.sync.client import ClientConnection, connect
 
 from sansu.server.errors import ApiError
 from sansu.server.ratelimit import Limiter, RateLimits, shared_storage
 from tests.server.bots_fixtures import Account, bot
+from tests.server.conftest import pick
 from tests.server.test_cluster import Node, Redis
 from tests.server.test_crash import auth
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="SIGKILL")
+
+TC = {"initial_seconds": 300, "increment_seconds": 0}
+PLIES = 4
+"""Moves of a tournament game before the bot on move resigns (a short game)."""
 
 
 def until(
@@ -247,6 +257,202 @@ def check_lobby(nodes: list[Node]) -> None:
     assert len(games) == 3 and all(sorted(s) == [0, 1] for s in games.values()), games
 
 
+# -- a tournament with its director killed ----------------------------------------------
+
+
+class BotPlayer(threading.Thread):
+    """Plays a bot's tournament games: a few random moves, then the one on move resigns;
+    every request to the next living node."""
+
+    def __init__(self, account: Account, stream: Stream, nodes: list[Node], tid: str) -> None:
+        super().__init__(daemon=True)
+        self.account, self.stream, self.nodes, self.tid = account, stream, nodes, tid
+        self.rng = random.Random(account.id)
+        self.index = account.id
+        self.done: set[str] = set()
+        self.errors: dict[str, int] = {}
+        self.stop = threading.Event()
+
+    def node(self) -> Node:
+        self.index += 1
+        living = alive(self.nodes)
+        return living[self.index % len(living)]
+
+    def run(self) -> None:
+        api = self.account.api
+        while not self.stop.is_set():
+            games = {
+                e["game"]["id"]: e["game"]["you"]
+                for e in self.stream.of("gameStart")
+                if e["game"]["tournament"] == self.tid and e["game"]["id"] not in self.done
+            }
+            if not games:
+                time.sleep(0.1)
+                continue
+            for gid, mine in games.items():
+                try:
+                    self.turn(api, gid, mine)
+                except (httpx.HTTPError, ValueError, KeyError) as error:
+                    name = f"{type(error).__name__} {error}"[:60]
+                    self.errors[name] = self.errors.get(name, 0) + 1
+            time.sleep(0.05)
+
+    def turn(self, api: httpx.Client, gid: str, mine: list[int]) -> None:
+        game = httpx.get(f"{self.node().url}/api/games/{gid}", timeout=10).json()
+        if "error" in game:
+            raise ValueError(game["error"]["code"])
+        if game["status"] != "active":
+            self.done.add(gid)
+            return
+        if game["view"]["to_move"] not in mine:
+            return
+        url = self.node().url
+        if game["ply"] >= PLIES:
+            r = api.post(f"{url}/api/bot/game/{gid}/resign", json={"state": game["state"]})
+        else:
+            move = pick(game["view"]["legal_moves"], self.rng)
+            r = api.post(f"{url}/api/bot/game/{gid}/move/{move}", params={"state": game["state"]})
+        if r.status_code != 200:
+            code = f"{r.status_code} {r.json().get('error', {}).get('code')}"
+            self.errors[code] = self.errors.get(code, 0) + 1
+
+
+def node_ids(nodes: list[Node]) -> dict[str, Node]:
+    return {httpx.get(f"{n.url}/api/health").headers["x-sansu-node"]: n for n in alive(nodes)}
+
+
+def check_tournament(nodes: list[Node], redis: Redis, db: str, tag: str) -> dict[str, Any]:
+    host = Account(nodes[0].url, f"host{tag}", bot=False)
+    bots = [bot(nodes[i % 3].url, f"b{i}{tag}") for i in range(6)]
+    r = host.web.post(
+        "/api/tournaments",
+        json={"game": "uttt", "format": "swiss", "rounds": 3, "rated": True, "time_control": TC},
+        headers=host.csrf,
+    )
+    assert r.status_code == 201, r.text
+    tid = r.json()["id"]
+    for i, b in enumerate(bots):
+        r = b.api.post(f"{nodes[(i + 1) % 3].url}/api/bot/tournament/{tid}/join")
+        assert r.status_code == 200, r.text
+    streams = [Stream(b, nodes, i) for i, b in enumerate(bots)]
+    players = [BotPlayer(b, s, nodes, tid) for b, s in zip(bots, streams, strict=True)]
+    for thread in (*streams, *players):
+        thread.start()
+    try:
+        r = host.web.post(f"{nodes[1].url}/api/tournaments/{tid}/start", headers=host.csrf)
+        assert r.status_code == 200, r.text
+
+        def summary() -> dict[str, Any]:
+            node = alive(nodes)[0]
+            return httpx.get(f"{node.url}/api/tournaments/{tid}", timeout=10).json()
+
+        def explain() -> str:
+            shown = summary()
+            return json.dumps(
+                {
+                    "rounds": shown["rounds"],
+                    "status": shown["status"],
+                    "errors": [p.errors for p in players],
+                    "events": [[e["type"] for e in s.events] for s in streams],
+                    "refusals": [s.refusals for s in streams],
+                    "logs": [n.log.read_text()[-1500:] for n in nodes],
+                }
+            )
+
+        until(lambda: summary()["round"] >= 2, 60, "round 2", explain)
+        holder = asyncio.run(lease_holder(redis.url, f"sansu:lease:t:{tid}"))
+        director = node_ids(nodes)[holder]
+        director.kill()
+        killed_at = time.monotonic()
+        rounds_after = summary()["round"]
+        directors = set()
+
+        def finished() -> bool:
+            with contextlib.suppress(AssertionError):
+                directors.add(asyncio.run(lease_holder(redis.url, f"sansu:lease:t:{tid}")))
+            return summary()["status"] == "finished"
+
+        until(finished, 90, "the tournament's end", explain)
+        finished_after = time.monotonic() - killed_at
+        assert directors - {holder}, "no other node took the direction over"
+    finally:
+        for thread in (*streams, *players):
+            thread.stop.set()
+    check_stored(db, tid, bots)
+    for b, s in zip(bots, streams, strict=True):
+        heard = [e["tournament"]["game_id"] for e in s.of("tournamentPairing")]
+        assert len(heard) == len(set(heard)), (b.name, heard)  # each pairing announced once
+    return {
+        "killed": director.port,
+        "round at kill": rounds_after,
+        "finished after kill": round(finished_after, 1),
+        "errors": [p.errors for p in players],
+        "streams refused": [s.refusals for s in streams],
+    }
+
+
+async def lease_holder(url: str, key: str) -> str:
+    from redis.asyncio import Redis as Client
+
+    client = Client.from_url(url)
+    try:
+        value = await client.get(key)
+    finally:
+        await client.aclose()
+    assert value is not None, key
+    return value.decode()
+
+
+def check_stored(db: str, tid: str, bots: list[Account]) -> None:
+    """From the database: each round paired once, each pairing's game created once, every
+    game finished and rated once."""
+    engine = sa.create_engine(db)
+    try:
+        with engine.connect() as c:
+            rows = c.execute(
+                sa.text(
+                    "SELECT id, round, kind, players, game_id, finished_at"
+                    " FROM tournament_pairings WHERE tournament_id = :t"
+                ),
+                {"t": tid},
+            ).all()
+            games = c.execute(
+                sa.text("SELECT id, status, meta FROM games WHERE meta->>'tournament' = :t"),
+                {"t": tid},
+            ).all()
+            rated = c.execute(
+                sa.text("SELECT game_id FROM rated_games WHERE game_id = ANY(:g)"),
+                {"g": [g.id for g in games]},
+            ).all()
+            history = c.execute(
+                sa.text("SELECT user_id, game_id FROM rating_history WHERE game_id = ANY(:g)"),
+                {"g": [g.id for g in games]},
+            ).all()
+            counted = dict(
+                c.execute(
+                    sa.text("SELECT user_id, games FROM ratings WHERE user_id = ANY(:u)"),
+                    {"u": [b.id for b in bots]},
+                ).all()
+            )
+    finally:
+        engine.dispose()
+    assert sorted({r.round for r in rows}) == [1, 2, 3], rows
+    for number in (1, 2, 3):
+        seated = [p for r in rows if r.round == number for p in r.players]
+        assert sorted(seated) == sorted(b.id for b in bots), (number, rows)
+    game_rows = [r for r in rows if r.kind == "game"]
+    assert len(game_rows) == 9 and all(r.finished_at is not None for r in rows)
+    assert sorted(r.game_id for r in game_rows) == sorted(g.id for g in games)
+    by_pairing = {g.meta["pairing"]: g for g in games}
+    assert len(by_pairing) == len(games) == 9
+    assert all(by_pairing[r.id].id == r.game_id for r in game_rows)
+    assert all(g.status == "finished" for g in games)
+    assert sorted(g.game_id for g in rated) == sorted(g.id for g in games)
+    assert len(history) == 18 and len(set(history)) == 18
+    per_bot = {b.id: sum(b.id in r.players for r in game_rows) for b in bots}
+    assert counted == per_bot, (counted, per_bot)
+
+
 # -- the test ---------------------------------------------------------------------------
 
 
@@ -267,14 +473,16 @@ def cluster(postgres_url: str, tmp_path: Path) -> Iterator[tuple[list[Node], Red
             redis.process.wait(timeout=10)
 
 
-def test_the_nodes_share_presence_bots_and_the_lobby(
-    cluster: tuple[list[Node], Redis],
+def test_the_nodes_share_presence_bots_the_lobby_and_tournaments(
+    cluster: tuple[list[Node], Redis], postgres_url: str
 ) -> None:
-    nodes, _ = cluster
+    nodes, redis = cluster
     tag = uuid.uuid4().hex[:4]
     check_presence(nodes)
     check_bots(nodes, tag)
     check_lobby(nodes)
+    figures = check_tournament(nodes, redis, postgres_url, tag)
+    print(f"shared cluster test: {figures}")
 
 
 def test_rate_limits_count_once_across_nodes(tmp_path: Path) -> None:

@@ -1,5 +1,6 @@
 """What the nodes of a cluster share besides the games: presence, accounts' event
-streams, the lobby (seeks, quick pairing, challenges) and rate limits.
+streams, the lobby (seeks, quick pairing, challenges), tournaments' direction and
+rate limits.
 
 Each part is a module of its own, wired here onto one node
 (:class:`~sansu.server.cluster.Cluster`: its Redis connection, node id and
@@ -21,6 +22,7 @@ from sansu.server.cluster_bots import SharedStreams
 from sansu.server.cluster_bus import Bus
 from sansu.server.cluster_lobby import LobbyForward, SharedLobby
 from sansu.server.cluster_presence import SharedPresence
+from sansu.server.cluster_tournaments import SharedDirection
 from sansu.server.ratelimit import shared_storage
 from sansu.server.service import GameService
 
@@ -74,6 +76,13 @@ class SharedParts:
         self.lobby = SharedLobby(
             self.bus, cluster.leases, lobby_router, challenges, cluster.renew_every
         )
+        self.direction = SharedDirection(
+            self.bus,
+            cluster.leases,
+            service.tournaments.director,
+            service.store,
+            cluster.renew_every,
+        )
         challenges.set_limit(LIMIT, shared_storage(redis_url))
 
     def install(self, app: Any) -> None:
@@ -81,6 +90,7 @@ class SharedParts:
         self.presence.install()
         self.streams.install()
         self.lobby.install(app)
+        self.direction.install()
         app.add_middleware(LobbyForward, lobby=self.lobby)
         app.add_middleware(NodeHeader, node=self.node)
 
@@ -88,7 +98,9 @@ class SharedParts:
         await self.bus.start()
         for task in (self.presence.run(), self.streams.run(), self.lobby.run()):
             self.bus.background.spawn(task)
+        self.bus.background.spawn(self.direction.run())
 
     async def stop(self) -> None:
         await self.bus.stop()
         await self.lobby.stop()
+        await self.direction.stop()

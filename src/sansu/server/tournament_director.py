@@ -20,7 +20,7 @@ from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Connection, insert, select, update
+from sqlalchemy import Connection, func, insert, select, update
 
 from sansu.server import arena, round_robin, swiss
 from sansu.server.background import Background
@@ -50,6 +50,11 @@ class Pairing:
 
 
 PairingListener = Callable[[Pairing], Awaitable[None]]
+STALE_RETRIES = 5
+
+
+class StalePairings(Exception):
+    """The tournament's pairings changed since they were read: pair again from the store."""
 
 
 def not_found(tid: str) -> ApiError:
@@ -113,6 +118,15 @@ class Director:
 
     async def advance(self, tid: str) -> None:
         """Under the lock: pairs whoever can be paired, or ends the tournament."""
+        for _ in range(STALE_RETRIES):
+            try:
+                await self._advance(tid)
+                return
+            except StalePairings:
+                log.info("tournament %s: paired elsewhere meanwhile; reading it again", tid)
+        log.warning("tournament %s: its pairings keep changing; not paired now", tid)
+
+    async def _advance(self, tid: str) -> None:
         t, ents, rows = await self.load(tid)
         if t["status"] != "running":
             return
@@ -152,12 +166,16 @@ class Director:
         if not planned:
             return
 
-        def write(c: Connection) -> None:
+        def write(c: Connection) -> bool:
+            if not unchanged(c, tid, rows):
+                return False
             c.execute(insert(pairings), planned)
             if t["format"] != "arena":
                 c.execute(update(tournaments).where(tournaments.c.id == tid).values(round=number))
+            return True
 
-        await self.write(write)
+        if not await self.write(write):
+            raise StalePairings(tid)
         for row in planned:
             if row["kind"] == "game":
                 await self._create_game(t, row)
@@ -331,18 +349,23 @@ class Director:
             return rows_of(c, tournaments, tournaments.c.status != "finished")
 
         for t in await self.store.read(read):
-            try:
-                if t["status"] == "upcoming":
-                    if t["starts_at"] is not None:
-                        self.arm(t["id"], t["starts_at"])
-                    continue
-                async with self.lock(t["id"]):
-                    await self._reconcile(t)
-                    await self.advance(t["id"])
-                if t["format"] == "arena":
-                    self.arm(t["id"], t["ends_at"])
-            except Exception:
-                log.exception("cannot resume tournament %s", t["id"])
+            await self.resume_one(t)
+
+    async def resume_one(self, t: dict[str, Any]) -> None:
+        """Picks up one tournament (a row of ``tournaments``) where it stood: at start, or
+        on a node of a cluster that takes its direction over."""
+        try:
+            if t["status"] == "upcoming":
+                if t["starts_at"] is not None:
+                    self.arm(t["id"], t["starts_at"])
+                return
+            async with self.lock(t["id"]):
+                await self._reconcile(t)
+                await self.advance(t["id"])
+            if t["format"] == "arena":
+                self.arm(t["id"], t["ends_at"])
+        except Exception:
+            log.exception("cannot resume tournament %s", t["id"])
 
     async def _reconcile(self, t: dict) -> None:
         _, _, rows = await self.load(t["id"])
@@ -383,6 +406,20 @@ class Director:
                     await self.advance(tid)
         except ApiError as error:
             log.info("tournament %s: %s", tid, error.message)
+
+
+def unchanged(c: Connection, tid: str, rows: list[dict[str, Any]]) -> bool:
+    """The fence of a new pairing: true only if the tournament still has the pairings
+    ``rows`` read before pairing (none more, none finished since), so that two writers
+    (two nodes of a cluster) never pair the same players twice. The tournament's row is
+    locked first (PostgreSQL), so such writers take turns."""
+    c.execute(select(tournaments.c.id).where(tournaments.c.id == tid).with_for_update())
+    count, finished = c.execute(
+        select(func.count(), func.count(pairings.c.finished_at)).where(
+            pairings.c.tournament_id == tid
+        )
+    ).one()
+    return (count, finished) == (len(rows), sum(r["finished_at"] is not None for r in rows))
 
 
 def _game_of(c: Connection, row: Mapping[str, Any]) -> str | None:
