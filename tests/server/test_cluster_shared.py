@@ -33,7 +33,9 @@ import pytest
 import sqlalchemy as sa
 from websockets.sync.client import ClientConnection, connect
 
+from sansu.server.cluster_shared import login_storage
 from sansu.server.errors import ApiError
+from sansu.server.login_limits import LoginLimiter
 from sansu.server.ratelimit import Limiter, RateLimits, shared_storage
 from tests.server.bots_fixtures import Account, bot
 from tests.server.conftest import pick
@@ -487,7 +489,8 @@ def test_the_nodes_share_presence_bots_the_lobby_and_tournaments(
 
 def test_rate_limits_count_once_across_nodes(tmp_path: Path) -> None:
     """Two limiters on one Redis (two nodes): a client's requests count once, whichever
-    node they reach; while Redis is away nothing is counted and nobody refused."""
+    node they reach, and so do failed log-ins; while Redis is away nothing is counted and
+    nobody refused."""
     redis = Redis(tmp_path)
     redis.start()
     try:
@@ -507,7 +510,17 @@ def test_rate_limits_count_once_across_nodes(tmp_path: Path) -> None:
             return allowed, refused
 
         assert asyncio.run(hits()) == (10, 20)
+        logins = [
+            LoginLimiter(per_name="3/minute", storage=login_storage(redis.url)) for _ in range(2)
+        ]
+        for i in range(3):  # failed log-ins into one name, on either node
+            assert logins[i % 2].allowed("dora", "203.0.113.9")
+            logins[i % 2].failed("dora", "203.0.113.9")
+        assert not logins[0].allowed("dora", "203.0.113.9")
+        assert not logins[1].allowed("dora", "203.0.113.9")
         redis.kill()
+        assert logins[0].allowed("dora", "203.0.113.9")  # Redis away: not held back
+        logins[0].failed("dora", "203.0.113.9")
 
         async def without_redis() -> None:
             limits = RateLimits(requests="1/minute", creates=None, accounts=None)
