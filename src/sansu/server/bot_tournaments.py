@@ -55,8 +55,12 @@ def build_bot_tournament_router(service: GameService) -> APIRouter:
     return router
 
 
-def pairing_announcer(service: GameService, streams: EventStreams) -> PairingListener:
-    """A ``Tournaments.on_pairing`` listener: tells each seated account of its new game."""
+def pairing_announcer(
+    service: GameService, streams: EventStreams, *, with_pairing: bool = True
+) -> PairingListener:
+    """A ``Tournaments.on_pairing`` listener: tells each seated account of its new game.
+    ``with_pairing=False``: the ``gameStart`` only, as a reconnecting stream gets it (to tell
+    of a game again)."""
 
     async def announce(pairing: Pairing) -> None:
         ids = list(dict.fromkeys(pairing.players))
@@ -68,18 +72,19 @@ def pairing_announcer(service: GameService, streams: EventStreams) -> PairingLis
         live = await service.get(pairing.game_id)
         table = [account_json(accounts[uid]) for uid in pairing.players if uid in accounts]
         for uid, user in accounts.items():
-            streams.send(
-                uid,
-                {
-                    "type": "tournamentPairing",
-                    "tournament": {
-                        "id": pairing.tournament_id,
-                        "round": pairing.round,
-                        "game_id": pairing.game_id,
-                        "players": table,
+            if with_pairing:
+                streams.send(
+                    uid,
+                    {
+                        "type": "tournamentPairing",
+                        "tournament": {
+                            "id": pairing.tournament_id,
+                            "round": pairing.round,
+                            "game_id": pairing.game_id,
+                            "players": table,
+                        },
                     },
-                },
-            )
+                )
             opponent = next((accounts[o] for o in ids if o != uid and o in accounts), user)
             streams.send(uid, game_start(live, user, opponent, None))
 

@@ -16,6 +16,7 @@ from typing import Any
 from limits.storage import Storage, storage_from_string
 
 from sansu.server.bot_events import EventStreams
+from sansu.server.bot_tournaments import pairing_announcer
 from sansu.server.challenges import LIMIT, Challenges
 from sansu.server.cluster import Cluster
 from sansu.server.cluster_bots import SharedStreams
@@ -82,6 +83,7 @@ class SharedParts:
             service.tournaments.director,
             service.store,
             cluster.renew_every,
+            pairing_announcer(service, streams, with_pairing=False),
         )
         challenges.set_limit(LIMIT, shared_storage(redis_url))
 

@@ -13,7 +13,9 @@ Every node looks each second for the tournaments not finished whose lease
 is free (a new one, or its director died) and takes them over: it finds the
 games the old director created but did not record, creates those it did
 not create, records the results it missed, pairs what is due and arms the
-timers (:meth:`Director.resume_one`); every :data:`LOOK_EVERY` seconds it
+timers (:meth:`Director.resume_one`), and tells the players of the games
+under way of them again (``gameStart``: the old director's announcement may
+not have left); every :data:`LOOK_EVERY` seconds it
 advances the tournaments it directs, which makes up for a nudge lost while
 Redis was away or an arena's end timer armed on a node that died. Safety does not rest on the lease:
 a pairing is written only over the pairings it was computed from
@@ -34,7 +36,7 @@ from redis.exceptions import RedisError
 from sansu.server.cluster_bus import Bus
 from sansu.server.leases import Leases
 from sansu.server.store import Store
-from sansu.server.tournament_director import Director, rows_of
+from sansu.server.tournament_director import Director, Pairing, PairingListener, rows_of
 from sansu.server.tournament_tables import tournaments
 
 log = logging.getLogger("sansu.server")
@@ -54,9 +56,17 @@ class SharedDirection:
     """Which tournaments this node directs; the director's hooks."""
 
     def __init__(
-        self, bus: Bus, leases: Leases, director: Director, store: Store, renew_every: float
+        self,
+        bus: Bus,
+        leases: Leases,
+        director: Director,
+        store: Store,
+        renew_every: float,
+        tell_again: PairingListener | None = None,
     ) -> None:
         self.bus = bus
+        self.tell_again = tell_again
+        """Tells a game's players of it again (``gameStart``), after a takeover."""
         self.leases = leases
         self.director = director
         self.store = store
@@ -130,6 +140,23 @@ class SharedDirection:
                 self.taken += 1
                 log.info("tournament %s: directed by node %s", tid, self.leases.node)
                 await self.director.resume_one(by_id[tid])
+                await self._tell_again(tid)
+
+    async def _tell_again(self, tid: str) -> None:
+        """Tells the players of the tournament's games under way of them again: the old
+        director may have died after creating a game and before its announcement left
+        (a bot whose stream stayed open would never hear of it; one that reconnects hears
+        of its games under way anyway)."""
+        if self.tell_again is None:
+            return
+        _, _, rows = await self.director.load(tid)
+        for row in rows:
+            if row["finished_at"] is None and row["game_id"] is not None:
+                pairing = Pairing(tid, row["game_id"], row["round"], tuple(row["players"]))
+                try:
+                    await self.tell_again(pairing)
+                except Exception:
+                    log.exception("tournament %s: cannot tell of game %s", tid, row["game_id"])
 
     async def stop(self) -> None:
         for tid in list(self.held):
