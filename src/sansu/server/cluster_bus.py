@@ -51,7 +51,12 @@ def node_channel(node: str) -> str:
 
 
 class Unanswered(Exception):
-    """The asked node did not answer in time (or nobody listens on its channel)."""
+    """The asked node did not answer: nobody listens on its channel (``delivered`` false:
+    asking again is safe), or no answer came in time (the request may have been done)."""
+
+    def __init__(self, node: str, *, delivered: bool) -> None:
+        super().__init__(node)
+        self.delivered = delivered
 
 
 class Bus:
@@ -122,11 +127,11 @@ class Bus:
                 log.warning("cannot reach node %s: %s", node, error)
                 raise ApiError(503, "cluster_unavailable", "the cluster is unavailable") from None
             if not listeners:
-                raise Unanswered(node)
+                raise Unanswered(node, delivered=False)
             try:
                 return await asyncio.wait_for(future, timeout)
             except TimeoutError:
-                raise Unanswered(node) from None
+                raise Unanswered(node, delivered=True) from None
         finally:
             self._waiting.pop(rid, None)
 

@@ -145,7 +145,11 @@ class SharedLobby:
             else:
                 try:
                     reply = await self.bus.ask(holder, kind, data, FORWARD_TIMEOUT)
-                except Unanswered:
+                except Unanswered as silence:
+                    if silence.delivered:  # it may have been done: never done twice
+                        raise ApiError(
+                            503, "lobby_unavailable", "the lobby's node did not answer in time"
+                        ) from None
                     reply = None
                 if reply is not None:
                     error = reply.get("error")
