@@ -226,7 +226,6 @@ class SharedLobby:
 
     async def _run(self, request: dict[str, Any]) -> dict[str, Any]:
         """Runs a (forwarded) request through this node's routes; its answer, whole."""
-        assert self.inner is not None, "the lobby's middleware is not installed"
         path = str(request["path"])
         client = request.get("client")
         scope: Scope = {
@@ -245,16 +244,7 @@ class SharedLobby:
             "app": self.app,
             "state": {},
         }
-        body = base64.b64decode(request["body"])
-        sent = False
         answer: dict[str, Any] = {"status": 500, "headers": [], "body": b""}
-
-        async def receive() -> Message:
-            nonlocal sent
-            if sent:
-                await asyncio.Event().wait()  # nothing more comes; the route returns first
-            sent = True
-            return {"type": "http.request", "body": body, "more_body": False}
 
         async def send(message: Message) -> None:
             if message["type"] == "http.response.start":
@@ -267,7 +257,7 @@ class SharedLobby:
                 answer["body"] += message.get("body", b"")
 
         try:
-            await self.inner(scope, receive, send)
+            await self._here(scope, base64.b64decode(request["body"]), send)
         except Exception:
             log.exception("lobby: a request failed")
             answer = {"status": 0, "headers": [], "body": b""}

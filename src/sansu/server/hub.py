@@ -144,7 +144,8 @@ class Hub:
         return seats, spectators
 
     def presence(self, live: LiveGame) -> dict[str, Any]:
-        """Which seats have someone here (computers always do), and how many watch."""
+        """Which seats have someone here, or on any node of a cluster (computers always
+        do), and how many watch."""
         here, spectators = self.here(live.id)
         if self.elsewhere is not None:
             there, watching = self.elsewhere.seen(live.id)
