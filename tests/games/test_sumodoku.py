@@ -17,13 +17,13 @@ from sansu.core.cells import cell_name
 from sansu.games.sumodoku import (
     CHALLENGE,
     SUDOKU,
+    Deal,
     Erase,
     Placement,
     Report,
     SumodokuState,
     claim_minutes,
 )
-from sansu.games.sumodoku_setup import Deal
 from sansu.render import render
 from sansu.sudoku.constraints import Constraints
 
