@@ -66,9 +66,12 @@ class SeatSpec(BaseModel):
 
 
 class TimeControl(BaseModel):
+    """Seconds as JSON numbers: strict, so that ``true`` or ``"60"`` is refused (422), not
+    read as 1 or 60 s."""
+
     model_config = ConfigDict(extra="forbid")
-    initial_seconds: float = Field(ge=1, le=604800)
-    increment_seconds: float = Field(0, ge=0, le=3600)
+    initial_seconds: float = Field(ge=1, le=604800, strict=True)
+    increment_seconds: float = Field(0, ge=0, le=3600, strict=True)
 
 
 class GameChoice(BaseModel):
@@ -392,7 +395,9 @@ def build_router(service: GameService, check_limit: CheckLimit | None = None) ->
         live = await service.decline_rematch(game_id, who)
         return {"offers": live.rematch_offers, "game_id": live.rematch_id}
 
-    @router.get("/games/{game_id}/positions/{ply}", tags=["archive"], responses=_errors(404))
+    @router.get(
+        "/games/{game_id}/positions/{ply}", tags=["archive"], responses=_errors(401, 403, 404)
+    )
     async def position(
         game_id: GameId,
         ply: Annotated[int, Path(ge=0, le=100000)],
@@ -403,7 +408,7 @@ def build_router(service: GameService, check_limit: CheckLimit | None = None) ->
         live = await watched(game_id, request, authorization)
         return await service.position(live, ply)
 
-    @router.get("/games/{game_id}/record", tags=["archive"], responses=_errors(404, 409))
+    @router.get("/games/{game_id}/record", tags=["archive"], responses=_errors(401, 403, 404, 409))
     async def record(
         game_id: GameId, request: Request, authorization: Auth = None
     ) -> dict[str, Any]:
