@@ -220,7 +220,7 @@ class Bridge:
             log.warning("could not %s the challenge of %s: %s", answer, who, r.text[:200])
 
     async def _game(self, game_id: str) -> None:
-        game = BotGame(game_id, self)
+        game = BotGame(game_id, self.client, self.engine, self.move_ms)
         try:
             await self._retrying(f"game {game_id}", game.follow)
         except Refused as error:

@@ -8,12 +8,9 @@ from __future__ import annotations
 
 import json
 import logging
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from sansu.cli.bot_engine import Engine, EngineError, option_args, think_ms
-
-if TYPE_CHECKING:
-    from sansu.cli.bot_bridge import Bridge
 
 log = logging.getLogger("sansu.bot")
 
@@ -21,9 +18,14 @@ log = logging.getLogger("sansu.bot")
 class BotGame:
     """One game of the bot: what its stream said, and the moves it answered."""
 
-    def __init__(self, game_id: str, bridge: Bridge) -> None:
+    def __init__(self, game_id: str, client: Any, engine: list[str], move_ms: int) -> None:
+        """``client``: the bot's HTTP client; ``engine``: the command of its engine, to
+        which the game and its options are added; ``move_ms``: the time per move of an
+        untimed game."""
         self.id = game_id
-        self.bridge = bridge
+        self.client = client
+        self.engine_command = engine
+        self.move_ms = move_ms
         self.engine = Engine([])
         self.moves: list[str] = []
         self.full: dict[str, Any] = {}
@@ -38,7 +40,7 @@ class BotGame:
 
     async def follow(self) -> None:
         """Reads the game's stream to its end, answering on the bot's turns."""
-        client = self.bridge.client
+        client = self.client
         async with client.stream("GET", f"/api/bot/game/stream/{self.id}") as r:
             await check_stream(r)
             async for line in r.aiter_lines():
@@ -61,7 +63,7 @@ class BotGame:
             self.full = message
             if not self.engine.argv:
                 self.engine = Engine(
-                    [*self.bridge.engine, message["game"], *option_args(message["options"])]
+                    [*self.engine_command, message["game"], *option_args(message["options"])]
                 )
             self.moves = [m["move"] for m in message["moves"]]
             self._position(message)
@@ -87,13 +89,13 @@ class BotGame:
     async def _send(self, move: str) -> Any:
         """Posts ``move`` for the current state number (the body form: any move text)."""
         body = {"move": move, "state": self.state}
-        return await self.bridge.client.post(f"/api/bot/game/{self.id}/move", json=body)
+        return await self.client.post(f"/api/bot/game/{self.id}/move", json=body)
 
     async def _maybe_move(self) -> None:
         you = self.full.get("you", [])
         if self.to_move not in you or self.posted == self.state:
             return
-        budget = think_ms({"clock": self.clock}, self.to_move, self.bridge.move_ms)
+        budget = think_ms({"clock": self.clock}, self.to_move, self.move_ms)
         try:
             move = await self.engine.best_move(self.moves, budget)
         except EngineError as error:

@@ -17,10 +17,11 @@ regenerates the puzzle and thus its solution, is withheld). Only
 
 The engine, one module per part: :mod:`.rounds` (the numbers and the order
 of play), :mod:`.moves`, :mod:`.sheet` (the score sheet), :mod:`.puzzles`,
-:mod:`.game` and :mod:`.state`. Everything is importable from here.
+:mod:`.game` (the game and its positions) and :mod:`.view` (their JSON).
+Everything is importable from here.
 """
 
-from sansu.games.challenge.game import SudokuChallenge
+from sansu.games.challenge.game import ChallengeState, SudokuChallenge
 from sansu.games.challenge.moves import (
     CELL_NAMES,
     ENTRIES,
@@ -50,7 +51,6 @@ from sansu.games.challenge.sheet import (
     Placed,
     TurnRow,
 )
-from sansu.games.challenge.state import ChallengeState
 
 __all__ = [
     "CELL_NAMES",

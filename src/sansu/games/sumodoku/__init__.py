@@ -14,11 +14,11 @@ the ``honour`` variant rule-breaking placements stand until a player's
 
 The engine, one module per part: :mod:`.setup` (options, the deal, variant
 layouts), :mod:`.numbers`, :mod:`.moves`, :mod:`.masks` (the rule set as bit
-masks), :mod:`.game`, :mod:`.state` (positions and placements),
-:mod:`.claim` and :mod:`.honour`. Everything is importable from here.
+masks), :mod:`.game` (the game, its positions and placements), :mod:`.claim`,
+:mod:`.honour` and :mod:`.view` (the JSON). Everything is importable from here.
 """
 
-from sansu.games.sumodoku.game import Sumodoku
+from sansu.games.sumodoku.game import Sumodoku, SumodokuState
 from sansu.games.sumodoku.masks import Masks, masks_of
 from sansu.games.sumodoku.moves import (
     ACTIONS,
@@ -49,7 +49,6 @@ from sansu.games.sumodoku.numbers import (
     player_name,
 )
 from sansu.games.sumodoku.setup import OPTIONS, Deal
-from sansu.games.sumodoku.state import SumodokuState
 
 __all__ = [
     "ACTIONS",

@@ -8,7 +8,7 @@ a new one; only a fresh copy is ever changed.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Self
 
 from sansu.core.protocol import IllegalMove, Result
 from sansu.games.sumodoku.masks import replaced
@@ -22,117 +22,115 @@ from sansu.games.sumodoku.numbers import (
     claim_minutes,
 )
 
-if TYPE_CHECKING:
-    from sansu.games.sumodoku.state import SumodokuState
 
+class ClaimMoves:
+    """The claim's moves, mixed into :class:`~sansu.games.sumodoku.game.SumodokuState`."""
 
-def claim(state: SumodokuState) -> SumodokuState:
-    """``sudoku``: the mover takes every remaining piece and the spare to complete the grid
-    alone; a grid with no valid completion loses at once."""
-    player = state.to_move
-    assert player is not None
-    if state._phase == CLAIM:
-        raise IllegalMove("the claim is already under way", "sudoku")
-    turn = state._turns[player] + 1
-    if turn < CLAIM_FIRST:
-        raise IllegalMove(
-            f"a claim is allowed on your turns {CLAIM_FIRST} to {CLAIM_LAST};"
-            f" this is your turn {turn}",
-            "sudoku",
-        )
-    if turn > CLAIM_LAST:
-        raise IllegalMove(
-            f"a claim is allowed only up to your turn {CLAIM_LAST}; this is your turn {turn}",
-            "sudoku",
-        )
-    new = state._copy()
-    new.last_move = SUDOKU
-    turns = list(state._turns)
-    turns[player] += 1
-    new._turns = (turns[0], turns[1])
-    h0, h1 = state._hands
-    if state._pooled():
-        pool = h0
-    else:
-        pool = tuple(a + b for a, b in zip(h0, h1, strict=True))
-        if state._spare and state.game.deal is not None:
-            shared = state.game.deal.shared
-            pool = replaced(pool, shared, pool[shared] + 1)
-    new._hands = (pool, ZERO_HAND) if player == 0 else (ZERO_HAND, pool)
-    new._spare = 0
-    new._phase = CLAIM
-    new._claimant = player
-    new._claim_turn = turn
-    why = why_uncompletable(state, pool)
-    if why is not None:
+    __slots__ = ()
+
+    def _claim(self) -> Self:
+        """``sudoku``: the mover takes every remaining piece and the spare to complete the grid
+        alone; a grid with no valid completion loses at once."""
+        player = self.to_move
+        assert player is not None
+        if self._phase == CLAIM:
+            raise IllegalMove("the claim is already under way", "sudoku")
+        turn = self._turns[player] + 1
+        if turn < CLAIM_FIRST:
+            raise IllegalMove(
+                f"a claim is allowed on your turns {CLAIM_FIRST} to {CLAIM_LAST};"
+                f" this is your turn {turn}",
+                "sudoku",
+            )
+        if turn > CLAIM_LAST:
+            raise IllegalMove(
+                f"a claim is allowed only up to your turn {CLAIM_LAST}; this is your turn {turn}",
+                "sudoku",
+            )
+        new = self._copy()
+        new.last_move = SUDOKU
+        turns = list(self._turns)
+        turns[player] += 1
+        new._turns = (turns[0], turns[1])
+        h0, h1 = self._hands
+        if self._pooled():
+            pool = h0
+        else:
+            pool = tuple(a + b for a, b in zip(h0, h1, strict=True))
+            if self._spare and self.game.deal is not None:
+                shared = self.game.deal.shared
+                pool = replaced(pool, shared, pool[shared] + 1)
+        new._hands = (pool, ZERO_HAND) if player == 0 else (ZERO_HAND, pool)
+        new._spare = 0
+        new._phase = CLAIM
+        new._claimant = player
+        new._claim_turn = turn
+        why = self._why_uncompletable(pool)
+        if why is not None:
+            new.to_move = None
+            new.result = Result.win(1 - player, reason=f"claimed Sudoku, but {why}")
+        return new
+
+    def _why_uncompletable(self, pool: tuple[int, ...]) -> str | None:
+        """Why ``pool`` cannot complete the grid (``None``: it can)."""
+        from sansu.sudoku.solver import is_solvable
+
+        if self.game.rules.violations(self._grid):
+            return "the grid breaks a rule"
+        for colour in range(1, 10):
+            if pool[colour] + self._grid.count(colour) < PIECES_PER_COLOUR:
+                return f"a {colour} is out of the game, so the pieces cannot fill the grid"
+        if not is_solvable(self._grid, self.game.rules):
+            return "the grid has no valid completion"
+        return None
+
+    def _finish_claim(self) -> Self:
+        """Settle the claim on this fresh copy, whose grid is now full."""
+        player = self._claimant
+        assert player is not None
+        problems = self.game.rules.violations(self._grid)
+        self.to_move = None
+        if problems:  # cannot happen: every claim placement was checked
+            self.result = Result.win(
+                1 - player, reason=f"the claimed grid breaks a rule: {problems[0]}"
+            )
+        else:
+            self.result = Result.win(player, reason="Sudoku! the claimant completed a valid grid")
+        return self
+
+    def _erase(self, move: Erase) -> Self:
+        """``erase rRcC``: the claimant takes back a piece placed during the claim."""
+        cell = move.cell
+        if self._phase != CLAIM:
+            raise IllegalMove("erase is only for pieces placed during a Sudoku claim", str(move))
+        if not self._claim_cells >> cell & 1:
+            what = (
+                f"the {self._grid[cell]} there was placed before the claim"
+                if self._grid[cell]
+                else "it is empty"
+            )
+            raise IllegalMove(f"you may erase only your claim's pieces, and {what}", str(move))
+        colour = self._grid[cell]
+        player = self._claimant
+        assert player is not None
+        new = self._copy()
+        new.last_move = move
+        new._remove(cell)
+        hand = self._hands[player]
+        hand = replaced(hand, colour, hand[colour] + 1)
+        new._hands = (hand, ZERO_HAND) if player == 0 else (ZERO_HAND, hand)
+        new._claim_cells = self._claim_cells & ~(1 << cell)
+        return new
+
+    def _timeout(self) -> Self:
+        """``timeout``: the claim's time ran out (applied by the host), or the claimant gave up."""
+        if self._phase != CLAIM:
+            raise IllegalMove("no clock runs outside a Sudoku claim", "timeout")
+        player = self._claimant
+        assert player is not None
+        new = self._copy()
+        new.last_move = TIMEOUT
         new.to_move = None
-        new.result = Result.win(1 - player, reason=f"claimed Sudoku, but {why}")
-    return new
-
-
-def why_uncompletable(state: SumodokuState, pool: tuple[int, ...]) -> str | None:
-    """Why ``pool`` cannot complete the grid (``None``: it can)."""
-    from sansu.sudoku.solver import is_solvable
-
-    if state.game.rules.violations(state._grid):
-        return "the grid breaks a rule"
-    for colour in range(1, 10):
-        if pool[colour] + state._grid.count(colour) < PIECES_PER_COLOUR:
-            return f"a {colour} is out of the game, so the pieces cannot fill the grid"
-    if not is_solvable(state._grid, state.game.rules):
-        return "the grid has no valid completion"
-    return None
-
-
-def finish_claim(state: SumodokuState) -> SumodokuState:
-    """Settle the claim on this fresh copy, whose grid is now full."""
-    player = state._claimant
-    assert player is not None
-    problems = state.game.rules.violations(state._grid)
-    state.to_move = None
-    if problems:  # cannot happen: every claim placement was checked
-        state.result = Result.win(
-            1 - player, reason=f"the claimed grid breaks a rule: {problems[0]}"
-        )
-    else:
-        state.result = Result.win(player, reason="Sudoku! the claimant completed a valid grid")
-    return state
-
-
-def erase(state: SumodokuState, move: Erase) -> SumodokuState:
-    """``erase rRcC``: the claimant takes back a piece placed during the claim."""
-    cell = move.cell
-    if state._phase != CLAIM:
-        raise IllegalMove("erase is only for pieces placed during a Sudoku claim", str(move))
-    if not state._claim_cells >> cell & 1:
-        what = (
-            f"the {state._grid[cell]} there was placed before the claim"
-            if state._grid[cell]
-            else "it is empty"
-        )
-        raise IllegalMove(f"you may erase only your claim's pieces, and {what}", str(move))
-    colour = state._grid[cell]
-    player = state._claimant
-    assert player is not None
-    new = state._copy()
-    new.last_move = move
-    new._remove(cell)
-    hand = state._hands[player]
-    hand = replaced(hand, colour, hand[colour] + 1)
-    new._hands = (hand, ZERO_HAND) if player == 0 else (ZERO_HAND, hand)
-    new._claim_cells = state._claim_cells & ~(1 << cell)
-    return new
-
-
-def timeout(state: SumodokuState) -> SumodokuState:
-    """``timeout``: the claim's time ran out (applied by the host), or the claimant gave up."""
-    if state._phase != CLAIM:
-        raise IllegalMove("no clock runs outside a Sudoku claim", "timeout")
-    player = state._claimant
-    assert player is not None
-    new = state._copy()
-    new.last_move = TIMEOUT
-    new.to_move = None
-    minutes = claim_minutes(state._claim_turn or CLAIM_FIRST)
-    new.result = Result.win(1 - player, reason=f"the claim's {minutes} minutes ran out")
-    return new
+        minutes = claim_minutes(self._claim_turn or CLAIM_FIRST)
+        new.result = Result.win(1 - player, reason=f"the claim's {minutes} minutes ran out")
+        return new

@@ -12,9 +12,9 @@ replaces an earlier one). Triggers of both colours in one move change nothing.
 A full board ends the game: more squares wins, equal counts draw.
 
 The engine: :mod:`.board` (the move objects and the tables of one board
-size, built once per size), :mod:`.game` and :mod:`.state` (the position
-as a few integers, so that a move costs a handful of big-integer operations
-and no copying of arrays). Everything is importable from here.
+size, built once per size) and :mod:`.game` (the game and its positions, a
+position being a few integers, so that a move costs a handful of big-integer
+operations and no copying of arrays). Everything is importable from here.
 """
 
 from sansu.games.thirtyfive.board import (
@@ -29,8 +29,7 @@ from sansu.games.thirtyfive.board import (
     Placement,
     geometry,
 )
-from sansu.games.thirtyfive.game import ThirtyFive
-from sansu.games.thirtyfive.state import ThirtyFiveState
+from sansu.games.thirtyfive.game import ThirtyFive, ThirtyFiveState
 
 __all__ = [
     "BLUE",
