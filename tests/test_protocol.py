@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 
 import sansu
 from sansu.core.registry import game_class
+from sansu.render import engine_name, render
 
 GAMES = sansu.game_ids()
 MAX_PLIES = 400
@@ -41,6 +42,16 @@ def test_every_game_is_listed() -> None:
         cls = game_class(gid)
         assert cls.id == gid
         assert sansu.load_game(gid).id == gid
+
+
+@pytest.mark.parametrize("gid", GAMES)
+def test_every_game_is_found_by_its_engine_name_and_rendered(gid: str) -> None:
+    """An engine module or package under ``sansu.games`` is named like its game, and that
+    name finds its renderer, however the engine is split inside."""
+    state = sansu.load_game(gid).initial_state()
+    assert type(state.game).__module__.split(".")[:3] == ["sansu", "games", gid]
+    assert engine_name(state) == gid
+    assert render(state).strip()
 
 
 @pytest.mark.parametrize("gid", GAMES)

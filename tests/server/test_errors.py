@@ -32,6 +32,11 @@ def error(r, status: int, code: str) -> str:
         ({"game": "uttt", "colour": "red"}, 422, "invalid_request", "colour"),
         ({"game": "uttt", "time_control": {"initial_seconds": 0}}, 422, "invalid_request", ""),
         ({"options": {}}, 422, "invalid_request", "game"),
+        # a value of another JSON type than the schema's, which lax parsing once converted
+        ({"game": "uttt", "watchable": "yes"}, 422, "invalid_request", "watchable"),
+        ({"game": "uttt", "watchable": 1}, 422, "invalid_request", "watchable"),
+        ({"game": "uttt", "time_control": {"initial_seconds": True}}, 422, "invalid_request", ""),
+        ({"game": "uttt", "time_control": {"initial_seconds": "60"}}, 422, "invalid_request", ""),
     ],
 )
 def test_bad_games_are_refused(api: Api, body: dict, status: int, code: str, says: str) -> None:
@@ -79,6 +84,18 @@ def test_illegal_moves_name_the_rule_and_change_nothing(api: Api) -> None:
     message = error(api.move(gid, tokens[1], "r5c5", 1), 422, "illegal_move")
     assert message.startswith("r5c5:")
     assert api.get(gid)["ply"] == 1 and before["ply"] == 0
+
+
+def test_numbers_and_flags_of_another_json_type_are_refused_and_change_nothing(api: Api) -> None:
+    """``false`` is no state number and ``true`` no seat (lax parsing read them as 0 and 1)."""
+    gid, tokens = api.two_players("uttt")
+    c = api.client
+    error(api.move(gid, tokens[0], "r5c5", False), 422, "invalid_request")  # type: ignore[arg-type]
+    error(api.move(gid, tokens[0], "r5c5", "0"), 422, "invalid_request")  # type: ignore[arg-type]
+    assert api.get(gid)["ply"] == 0
+    created = api.create("uttt")
+    error(c.post(f"/api/games/{created['id']}/join", json={"seat": True}), 422, "invalid_request")
+    assert [s["taken"] for s in api.get(created["id"])["seats"]] == [True, False]
 
 
 def test_seat_refusals(api: Api) -> None:

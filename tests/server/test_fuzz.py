@@ -4,20 +4,37 @@ server fail (5xx) or answer outside what its schema promises.
 Every check runs except "a schema-valid request is accepted": whether seats
 fit a game and whether a record's moves are legal is for the engines to say,
 not the schema, so those refusals are correct.
+
+The fuzzed server has no rate limits. With them, whether a case reached its
+route depended on how many requests the same process had sent in the same
+minute (how the cases were shared among test workers, how loaded the
+machine was): past the limit every route answers a documented 429, which
+hid the answers behind it, so a route's undocumented answer failed the run
+only now and then. The limits have tests of their own (test_seeks.py,
+test_challenges.py, ...).
 """
 
 from __future__ import annotations
 
 import tempfile
 from pathlib import Path
+from typing import Any
 
+import pytest
 import schemathesis
+from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, settings
 
 from sansu.server import create_app
+from sansu.server.ratelimit import RateLimits
 
 DB = Path(tempfile.mkdtemp(prefix="sansu-fuzz-")) / "sansu.db"
-APP = create_app(str(DB), computer_workers=0, computer_time_ms=10)
+APP = create_app(
+    str(DB),
+    computer_workers=0,
+    computer_time_ms=10,
+    rate_limits=RateLimits(requests=None, creates=None, accounts=None),
+)
 schema = schemathesis.openapi.from_asgi("/api/openapi.json", APP)
 
 
@@ -25,3 +42,51 @@ schema = schemathesis.openapi.from_asgi("/api/openapi.json", APP)
 @settings(max_examples=8, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
 def test_the_api_never_fails(case: schemathesis.Case) -> None:
     case.call_and_validate(excluded_checks=[schemathesis.checks.positive_data_acceptance])
+
+
+def operations() -> list[tuple[str, str, dict[str, Any]]]:
+    return [
+        (method.upper(), path, operation)
+        for path, methods in APP.openapi()["paths"].items()
+        for method, operation in methods.items()
+    ]
+
+
+def test_every_operation_that_reads_a_token_documents_its_401() -> None:
+    """A malformed ``Authorization`` header is refused with 401 wherever one is read, even
+    where (a game whose watching is off) the fuzzing cannot reach it."""
+    missing = [
+        f"{method} {path}"
+        for method, path, operation in operations()
+        if any(
+            p["in"] == "header" and p["name"].lower() == "authorization"
+            for p in operation.get("parameters", [])
+        )
+        and "401" not in operation["responses"]
+    ]
+    assert missing == []
+
+
+@pytest.mark.parametrize(
+    ("method", "path"),
+    [
+        ("GET", "/api/games/{game_id}/record"),
+        ("GET", "/api/games/{game_id}/positions/{ply}"),
+        ("GET", "/api/games/{game_id}/review"),
+        ("POST", "/api/games/{game_id}/review"),
+    ],
+)
+def test_a_game_whose_watching_is_off_answers_as_documented(
+    client: TestClient, method: str, path: str
+) -> None:
+    """A spectator is refused (403) and a malformed token too (401), as the schema says.
+    (An app of its own: a second lifespan on the fuzzed app would close its store.)"""
+    documented = client.app.openapi()["paths"][path][method.lower()]["responses"]  # type: ignore[attr-defined]
+    r = client.post("/api/games", json={"game": "uttt", "watchable": False})
+    assert r.status_code == 201, r.text
+    url = path.format(game_id=r.json()["id"], ply=0)
+    spectator = client.request(method, url)
+    malformed = client.request(method, url, headers={"Authorization": "Basic x"})
+    assert (spectator.status_code, spectator.json()["error"]["code"]) == (403, "not_watchable")
+    assert (malformed.status_code, malformed.json()["error"]["code"]) == (401, "token_required")
+    assert {"401", "403"} <= set(documented)

@@ -171,6 +171,14 @@ def test_a_joiner_of_a_seek_may_leave_it(client: TestClient) -> None:
         ({"game": "challenge", "options": {"players": 9}}, 422, "bad_options"),
         ({"game": "uttt", "options": {"colour": 3}}, 422, "bad_options"),
         ({"game": "uttt", "time_control": {"initial_seconds": 0}}, 422, "invalid_request"),
+        # JSON booleans and strings are not seconds (they once passed as 1, 0 or 60 s)
+        ({"game": "uttt", "time_control": {"initial_seconds": True}}, 422, "invalid_request"),
+        (
+            {"game": "uttt", "time_control": {"initial_seconds": 60, "increment_seconds": False}},
+            422,
+            "invalid_request",
+        ),
+        ({"game": "uttt", "time_control": {"initial_seconds": "60"}}, 422, "invalid_request"),
         ({"game": "uttt", "extra": 1}, 422, "invalid_request"),
     ],
 )

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import argparse
 import gc
+import signal
 import sys
+from types import FrameType
 
 from sansu.server.ratelimit import ACCOUNTS, CREATES, REQUESTS
 
@@ -87,6 +89,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.set_defaults(func=run)
 
 
+def _exit_on_sigterm(signum: int, _frame: FrameType | None) -> None:
+    raise SystemExit(128 + signum)
+
+
 def run(args: argparse.Namespace) -> int:
     import uvicorn
 
@@ -155,5 +161,11 @@ def run(args: argparse.Namespace) -> int:
             super().handle_exit(sig, frame)  # type: ignore[arg-type]
 
     server = Server(config)
+    # uvicorn shuts down gracefully on SIGTERM, then raises it again under the handler it
+    # found. With the default one the process died there, before Python's exit handlers:
+    # multiprocessing's never unlinked the worker pool's semaphores, and the resource
+    # tracker reported them leaked whenever the pool was not yet garbage. This handler
+    # ends the process like Ctrl-C does, by a normal exit (status 143, 128 + SIGTERM).
+    signal.signal(signal.SIGTERM, _exit_on_sigterm)
     server.run()
     return 0 if server.started else 1

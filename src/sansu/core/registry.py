@@ -1,6 +1,7 @@
 """Finding games by id: every module in :mod:`sansu.games` that defines ``GAME``.
 
-A new game is one new module there; nothing else needs editing. Modules are
+A new game is one new module there (or a package whose ``__init__`` defines
+``GAME``, for an engine split into parts); nothing else needs editing. Modules are
 imported lazily so that loading one game does not pay for the others.
 """
 

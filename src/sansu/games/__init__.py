@@ -1,1 +1,1 @@
-"""The game engines, one module each; a module's ``GAME`` registers it."""
+"""The game engines, one module (or package) each; a module's ``GAME`` registers it."""

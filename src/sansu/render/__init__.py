@@ -2,7 +2,8 @@
 
 ``render(state)`` finds ``sansu.render.<engine module>`` and calls its
 ``render(state, color=...)``, so a new game adds one renderer module and
-nothing else.
+nothing else. An engine that is a package (``sansu.games.sumodoku``) is
+named by the package, wherever inside it the game class lives.
 """
 
 from __future__ import annotations
@@ -13,8 +14,16 @@ from types import ModuleType
 from sansu.core.protocol import State
 
 
+def engine_name(state: State) -> str:
+    """The name of the engine module or package under ``sansu.games`` that ``state`` is of."""
+    module = type(state.game).__module__
+    if module.startswith("sansu.games."):
+        return module.split(".")[2]
+    return module.rsplit(".", 1)[-1]
+
+
 def _module(state: State) -> ModuleType:
-    name = type(state.game).__module__.rsplit(".", 1)[-1]
+    name = engine_name(state)
     return importlib.import_module(f"sansu.render.{name}")
 
 

@@ -29,7 +29,7 @@ from typing import Any
 
 from sansu.core.protocol import State
 from sansu.server.background import Background
-from sansu.server.computer import ComputerRunner
+from sansu.server.computer import ComputerClosed, ComputerRunner
 from sansu.server.errors import ApiError
 
 log = logging.getLogger("sansu.server")
@@ -251,6 +251,8 @@ class Analyses:
             if not session.done:
                 self._end(session, "stopped")
             raise
+        except ComputerClosed:  # the server is stopping
+            self._end(session, "stopped")
         except Exception:
             log.exception("analysis %s of %s failed", session.id, session.request.game)
             self._end(session, "failed")

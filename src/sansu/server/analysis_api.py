@@ -110,7 +110,7 @@ def build_analysis_router(
     router = APIRouter(prefix="/api", tags=["analysis"])
     router.analyses = analyses  # type: ignore[attr-defined]
 
-    @router.post("/analysis", status_code=201, responses=_refusals(403, 404, 503))
+    @router.post("/analysis", status_code=201, responses=_refusals(401, 403, 404, 503))
     async def start_analysis(
         body: AnalysisRequest,
         request: Request,

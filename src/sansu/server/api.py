@@ -37,6 +37,10 @@ GameName = Literal[
     tuple(sorted({k for g in sansu.game_ids() for k in (g, *game_class(g).aliases)}))
 ]  # type: ignore[valid-type]
 Auth = Annotated[str | None, Header(description="Bearer TOKEN of a seat")]
+REQUEST = ConfigDict(extra="forbid", strict=True)
+"""A request body's models: no unknown field, and each value of its schema's JSON type
+(strict: ``true`` is no seat number or state number, ``1`` or ``"yes"`` no flag, ``"60"``
+no seconds; lax parsing let those through as 1, true and 60)."""
 GameId = Annotated[str, Path(min_length=1, max_length=24, description="the server's id of a game")]
 
 
@@ -59,14 +63,14 @@ def _errors(*codes: int) -> dict[int | str, dict[str, Any]]:
 
 
 class SeatSpec(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = REQUEST
     kind: Literal["human", "computer"] = "human"
     level: str | None = Field(None, max_length=16, description="a computer's level")
     name: str | None = Field(None, max_length=64)
 
 
 class TimeControl(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = REQUEST
     initial_seconds: float = Field(ge=1, le=604800)
     increment_seconds: float = Field(0, ge=0, le=3600)
 
@@ -74,7 +78,7 @@ class TimeControl(BaseModel):
 class GameChoice(BaseModel):
     """A game and its options, as every request that starts games names them."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = REQUEST
     game: GameName = Field(description="a game id or alias, e.g. uttt")
     options: dict[Annotated[str, Field(max_length=32)], OptionValue] = Field(
         default_factory=dict, max_length=32
@@ -107,7 +111,7 @@ class CreateGame(GameChoice):
 
 
 class JoinGame(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = REQUEST
     seat: int | None = Field(None, ge=0, le=7, description="default: the first free seat")
     name: str | None = Field(None, max_length=64)
     secret: str | None = Field(
@@ -116,13 +120,13 @@ class JoinGame(BaseModel):
 
 
 class PlayMove(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = REQUEST
     move: str = Field(max_length=64, description="the move's text, e.g. r5c5 or r5c5=7")
     state: int = Field(ge=0, le=2**31, description="the state number the move was made in")
 
 
 class StateRef(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = REQUEST
     state: int | None = Field(None, ge=0, le=2**31, description="the state number seen")
 
 
@@ -392,7 +396,9 @@ def build_router(service: GameService, check_limit: CheckLimit | None = None) ->
         live = await service.decline_rematch(game_id, who)
         return {"offers": live.rematch_offers, "game_id": live.rematch_id}
 
-    @router.get("/games/{game_id}/positions/{ply}", tags=["archive"], responses=_errors(404))
+    @router.get(
+        "/games/{game_id}/positions/{ply}", tags=["archive"], responses=_errors(401, 403, 404)
+    )
     async def position(
         game_id: GameId,
         ply: Annotated[int, Path(ge=0, le=100000)],
@@ -403,7 +409,7 @@ def build_router(service: GameService, check_limit: CheckLimit | None = None) ->
         live = await watched(game_id, request, authorization)
         return await service.position(live, ply)
 
-    @router.get("/games/{game_id}/record", tags=["archive"], responses=_errors(404, 409))
+    @router.get("/games/{game_id}/record", tags=["archive"], responses=_errors(401, 403, 404, 409))
     async def record(
         game_id: GameId, request: Request, authorization: Auth = None
     ) -> dict[str, Any]:

@@ -135,6 +135,11 @@ def cores() -> int:
         return os.cpu_count() or 1
 
 
+class ComputerClosed(RuntimeError):
+    """A search asked of, or waiting on, computer players that :meth:`ComputerRunner.close`
+    has stopped."""
+
+
 class ComputerRunner:
     """Runs computer searches: in a process pool (``workers`` > 0) or in threads (0).
 
@@ -147,6 +152,9 @@ class ComputerRunner:
         self.time_ms_cap = time_ms_cap
         self._pool: Executor | None = None
         self._ready: Any = None
+        self._closes = 0
+        """How many times :meth:`close` ran: a search that sees it change while it waits was
+        ended by close(), not by a broken worker."""
 
     def _executor(self) -> Executor | None:
         if self.workers <= 0:
@@ -202,15 +210,26 @@ class ComputerRunner:
         executor = self._executor()
         if executor is None:
             return await asyncio.to_thread(fn, request)
+        closes = self._closes
         try:
             return await loop.run_in_executor(executor, fn, request)
         except BrokenProcessPool:
+            if self._closes != closes:  # close() ended the workers: no new pool for this
+                raise ComputerClosed("the computer players were stopped") from None
             log.warning("the computer players' pool broke; starting a new one")
-            self.close()
+            self._end_pool()
             return await loop.run_in_executor(self._executor(), fn, request)
 
     def close(self) -> None:
-        """Ends the workers now, searches under way included; nothing is left behind."""
+        """Ends the workers now, searches under way included; nothing is left behind.
+
+        A search that was waiting fails with :class:`ComputerClosed`, rather than
+        taking its broken pool for a crash and starting a new one that nobody would
+        end (the server stops its workers last, as it stops)."""
+        self._closes += 1
+        self._end_pool()
+
+    def _end_pool(self) -> None:
         pool, self._pool = self._pool, None
         if pool is None:
             return

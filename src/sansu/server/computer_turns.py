@@ -15,7 +15,7 @@ from collections.abc import Callable
 
 from sansu.core.protocol import IllegalMove
 from sansu.server.background import Background
-from sansu.server.computer import ComputerRequest, ComputerRunner, random_move
+from sansu.server.computer import ComputerClosed, ComputerRequest, ComputerRunner, random_move
 from sansu.server.errors import ApiError
 from sansu.server.live import LiveGame
 from sansu.server.rounds import Rounds
@@ -86,6 +86,9 @@ class ComputerTurns:
             text = await self.runner.choose(request)
         except asyncio.CancelledError:
             raise
+        except ComputerClosed:  # the server is stopping: the move waits for its next start
+            live.computer_version = -1
+            return
         except Exception:
             log.exception("game %s: the computer failed; it plays a random move", live.id)
             text = random_move(live.state, request.seed)

@@ -27,7 +27,7 @@ from sqlalchemy import Connection, Float, Integer, String, Text, insert, select
 from sqlalchemy.orm import Mapped, mapped_column
 
 from sansu.server.background import Background
-from sansu.server.computer import ComputerRunner
+from sansu.server.computer import ComputerClosed, ComputerRunner
 from sansu.server.errors import ApiError
 from sansu.server.live import LiveGame
 from sansu.server.models import Base
@@ -258,6 +258,8 @@ class Reviews:
             self.computed += 1
         except asyncio.CancelledError:
             raise
+        except ComputerClosed:  # the server is stopping
+            self.failed[live.id] = "the server stopped during the review; ask again"
         except Exception as error:
             log.exception("game %s: the review failed", live.id)
             self.failed[live.id] = f"the review failed ({type(error).__name__}); ask again"

@@ -35,7 +35,7 @@ def reviews_router(service: GameService, simulations: int | None = None) -> APIR
     @router.post(
         "/games/{game_id}/review",
         status_code=202,
-        responses={200: {"description": "the stored review"}, **_errors(404, 409, 503)},
+        responses={200: {"description": "the stored review"}, **_errors(401, 403, 404, 409, 503)},
     )
     async def start_review(game_id: GameId) -> Any:
         """Starts the engine's review of a finished game or imported record, once: while it
@@ -43,7 +43,7 @@ def reviews_router(service: GameService, simulations: int | None = None) -> APIR
         done, body = await reviews.start(game_id)
         return JSONResponse(body, status_code=200) if done else JSONResponse(body, status_code=202)
 
-    @router.get("/games/{game_id}/review", responses=_errors(404))
+    @router.get("/games/{game_id}/review", responses=_errors(401, 403, 404))
     async def get_review(game_id: GameId) -> dict[str, Any]:
         """The stored review (``status: done``), or the progress of the one under way
         (``status: running``, ``percent``); 404 ``no_review`` when none was asked for."""

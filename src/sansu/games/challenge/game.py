@@ -1,263 +1,46 @@
-"""Sudoku Challenge among friends and relatives: 2–5 players fill one Sudoku for points.
+"""The game Sudoku Challenge (its options, the puzzle and its hidden solution) and its
+positions: the grid so far, the round and turn, the score sheet.
 
-Rules as implemented (see ``docs/rules/challenge.md``): every round each
-player in turn makes the round's count of entries (``sequence``: regular
-1,2,3,1,2,3…, shortened 1,2,3,3…, express 3,3…). A correct entry is placed
-and scores its digit; completing a row, column or box scores +10 once per
-turn. A wrong entry is recorded, not placed, and the player's next entry must
-be in the same cell. The final round (the first whose entries due would fill
-the grid) may be played in increasing order of score; players left out by
-the full grid score +10. Highest score wins.
-
-The solution is hidden state: :meth:`ChallengeState.to_dict` and
-:meth:`ChallengeState.view` never carry it, nor anything that gives it away
-(legal moves are every digit on every empty cell; the ``seed`` option, which
-regenerates the puzzle and thus its solution, is withheld). Only
-:meth:`ChallengeState.hidden_json` reveals it.
+Playing an entry checks it against the hidden solution: a correct one is
+placed and scored, a wrong one recorded (:mod:`.sheet`). The solution never
+leaves the state except through :meth:`ChallengeState.hidden_json`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
-from functools import lru_cache
-from typing import Any, Final
+from dataclasses import replace
+from typing import Any
 
-from sansu.core.cells import cell_name, parse_digit, parse_placement
+from sansu.core.cells import cell_name
 from sansu.core.options import Option
 from sansu.core.protocol import Game, IllegalMove, Move, Result, State
-from sansu.sudoku.grid import BOXES, COLUMNS, ROWS, SIZE, Grid, box_name, box_of, format_grid
-
-SEQUENCES: Final = ("regular", "shortened", "express")
-DIFFICULTIES: Final = ("easy", "medium", "hard", "expert", "extreme")
-HANDICAPS: Final = (0, 4, 6, 8, 10)
-"""Starting points of players 0–4 when the handicap option is on."""
-COMPLETION_BONUS: Final = 10
-"""For completing at least one row, column or box in a turn (once per turn)."""
-GRID_FULL_BONUS: Final = 10
-"""For each player who cannot play in the final round because the grid is full."""
-TEAMS: Final = ((0, 2), (1, 3))
-"""With ``teams``: seats A1, B1, A2, B2, so team-mates never play one after the other."""
-TEAM_NAMES: Final = ("A", "B")
-
-
-def alternate_teams(order: tuple[int, ...], last: int | None) -> tuple[int, ...]:
-    """The final round's ``order`` rearranged so that the two teams alternate.
-
-    Team-mates may never play one after the other, in the final round nor
-    across the turn into it: the round begins with the team of ``order[0]``
-    unless that team made the ``last`` turn before it; within each team its
-    members keep their places in ``order`` (so ties keep the initial order).
-
-    >>> alternate_teams((1, 0, 2, 3), last=3)  # B1 first by score, but B2 just played
-    (0, 1, 2, 3)
-    >>> alternate_teams((2, 0, 3, 1), last=3)
-    (2, 3, 0, 1)
-    """
-    team_of = {p: t for t, members in enumerate(TEAMS) for p in members}
-    first = team_of[order[0]]
-    if last is not None and team_of[last] == first:
-        first = 1 - first
-    ours = [p for p in order if team_of[p] == first]
-    theirs = [p for p in order if team_of[p] != first]
-    return tuple(p for pair in zip(ours, theirs, strict=True) for p in pair)
-
-
-def round_count(sequence: str, round_number: int) -> int:
-    """How many entries each player makes in round ``round_number`` (1-based).
-
-    >>> [round_count("regular", r) for r in range(1, 8)]
-    [1, 2, 3, 1, 2, 3, 1]
-    >>> [round_count("shortened", r) for r in range(1, 6)], round_count("express", 1)
-    ([1, 2, 3, 3, 3], 3)
-    """
-    if sequence == "express":
-        return 3
-    if sequence == "shortened":
-        return min(round_number, 3)
-    return (round_number - 1) % 3 + 1
-
-
-# -- moves --------------------------------------------------------------------
-
-CELL_NAMES: Final = tuple(cell_name(c) for c in range(SIZE))
-_ENTRY_TEXTS: Final = tuple(f"{name}={d}" for name in CELL_NAMES for d in range(1, 10))
-
-
-@dataclass(frozen=True, slots=True)
-class Entry:
-    """A digit written in a cell: ``r5c5=7``."""
-
-    cell: int
-    digit: int
-
-    def __str__(self) -> str:
-        return _ENTRY_TEXTS[9 * self.cell + self.digit - 1]
-
-
-class Timeout:
-    """The host's ``timeout``: the turn's time is up, the turn ends."""
-
-    __slots__ = ()
-
-    def __str__(self) -> str:
-        return "timeout"
-
-    def __repr__(self) -> str:
-        return "TIMEOUT"
-
-    def __reduce__(self) -> str:
-        return "TIMEOUT"
-
-
-TIMEOUT: Final = Timeout()
-ENTRIES: Final = tuple(Entry(cell, digit) for cell in range(SIZE) for digit in range(1, 10))
-"""Every entry, ``ENTRIES[9 * cell + digit - 1]``, shared by all states."""
-_CELL_ENTRIES: Final = tuple(ENTRIES[9 * c : 9 * c + 9] for c in range(SIZE))
-
-ChallengeMove = Entry | Timeout
-
-
-def parse_entry(text: str) -> ChallengeMove:
-    """``"r5c5=7"`` → ``Entry(40, 7)``; ``"timeout"`` → :data:`TIMEOUT`."""
-    if isinstance(text, str) and text.strip().lower() == "timeout":
-        return TIMEOUT
-    cell, value = parse_placement(text)
-    if value is None:
-        name = cell_name(cell)
-        raise IllegalMove(f"an entry needs a digit, e.g. {name}=7", name)
-    return ENTRIES[9 * cell + parse_digit(value, cell_name(cell)) - 1]
-
-
-# -- the score sheet ------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class Placed:
-    """One placed entry of a turn and what it scored."""
-
-    cell: int
-    digit: int
-    points: int
-    corrected: bool
-    """The entry corrects an error in the same cell (``errors=original``: no points)."""
-    completes: tuple[str, ...]
-    """The rows, columns and boxes it completed, e.g. ``("row 3", "top-left box")``."""
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "entry": _ENTRY_TEXTS[9 * self.cell + self.digit - 1],
-            "points": self.points,
-            "corrected": self.corrected,
-            "completes": list(self.completes),
-        }
-
-
-WAITING, PLAYING, PLAYED, GRID_FULL = "waiting", "playing", "played", "grid full"
-
-
-@dataclass(frozen=True, slots=True)
-class TurnRow:
-    """One line of the score sheet: one player's turn in one round.
-
-    A round's lines are written when the round starts (in its order of
-    play), so the sheet always adds up: a player's score is the sum of the
-    ``total`` of their lines.
-    """
-
-    round: int
-    player: int
-    count: int
-    handicap: int = 0
-    entries: tuple[Placed, ...] = ()
-    errors: tuple[Entry, ...] = ()
-    digits: int = 0
-    bonus: int = 0
-    penalty: int = 0
-    """Points taken off for errors (``errors=simplified``), a non-negative number."""
-    grid_full: int = 0
-    timeout: bool = False
-    status: str = WAITING
-    """``waiting``, ``playing``, ``played`` or ``grid full`` (could not play)."""
-
-    @property
-    def total(self) -> int:
-        return self.handicap + self.digits + self.bonus + self.grid_full - self.penalty
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "round": self.round,
-            "player": self.player,
-            "count": self.count,
-            "status": self.status,
-            "entries": [p.to_json() for p in self.entries],
-            "errors": [str(e) for e in self.errors],
-            "digits": self.digits,
-            "bonus": self.bonus,
-            "handicap": self.handicap,
-            "penalty": self.penalty,
-            "grid_full": self.grid_full,
-            "timeout": self.timeout,
-            "total": self.total,
-        }
-
-
-@dataclass(frozen=True, slots=True)
-class ErrorRecord:
-    """A wrong entry: who, where, what, when."""
-
-    player: int
-    cell: int
-    digit: int
-    round: int
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "player": self.player,
-            "cell": CELL_NAMES[self.cell],
-            "digit": self.digit,
-            "round": self.round,
-        }
-
-
-# -- puzzles ------------------------------------------------------------------
-
-
-@lru_cache(maxsize=64)
-def _checked_puzzle(text: str) -> tuple[Grid, Grid]:
-    """The givens and the unique solution of ``text``; ``ValueError`` says why not."""
-    from sansu.sudoku.grid import parse_grid
-    from sansu.sudoku.solver import count_solutions, solve
-
-    givens = parse_grid(text)
-    if all(givens):
-        raise ValueError("the puzzle has no empty cell to play")
-    found = count_solutions(givens, limit=2)
-    if found == 0:
-        raise ValueError("the puzzle has no solution")
-    if found > 1:
-        raise ValueError("the puzzle has more than one solution (it needs exactly one)")
-    solution = solve(givens)
-    assert solution is not None
-    return givens, tuple(solution)
-
-
-@lru_cache(maxsize=64)
-def _generated_puzzle(seed: int, difficulty: str) -> tuple[Grid, Grid]:
-    from sansu.sudoku.generator import generate
-
-    made = generate(seed, difficulty=difficulty)
-    return tuple(made.puzzle), tuple(made.solution)
-
-
-def _check_puzzle(text: str) -> str:
-    if not text:
-        return ""
-    givens, _solution = _checked_puzzle(text.strip())
-    return format_grid(givens)
-
-
-# -- the game -------------------------------------------------------------------
+from sansu.games.challenge.moves import CELL_ENTRIES, TIMEOUT, ChallengeMove, Entry, parse_entry
+from sansu.games.challenge.puzzles import check_puzzle, checked_puzzle, generated_puzzle
+from sansu.games.challenge.rounds import (
+    COMPLETION_BONUS,
+    DIFFICULTIES,
+    GRID_FULL_BONUS,
+    HANDICAPS,
+    SEQUENCES,
+    TEAM_NAMES,
+    TEAMS,
+    alternate_teams,
+    round_count,
+)
+from sansu.games.challenge.sheet import (
+    GRID_FULL,
+    PLAYED,
+    PLAYING,
+    ErrorRecord,
+    Placed,
+    TurnRow,
+    add_points,
+    completed_units,
+    replace_row,
+)
+from sansu.games.challenge.view import ChallengeView
+from sansu.sudoku.grid import SIZE, Grid, format_grid
 
 
 class SudokuChallenge(Game):
@@ -270,7 +53,7 @@ class SudokuChallenge(Game):
         Option("players", int, 2, "number of players", low=2, high=5),
         Option("puzzle", str, "",
                "the givens, 81 characters ('.' or '0' blank) with exactly one solution;"
-               " empty: generate one from seed and difficulty", check=_check_puzzle),
+               " empty: generate one from seed and difficulty", check=check_puzzle),
         Option("difficulty", str, "easy", "difficulty of a generated puzzle", choices=DIFFICULTIES),
         Option("seed", int, 0, "seed of a generated puzzle", low=0),
         Option("sequence", str, "regular",
@@ -326,9 +109,9 @@ class SudokuChallenge(Game):
         if self._puzzle is None:
             text = self.options["puzzle"]
             if text:
-                self._puzzle = _checked_puzzle(text)
+                self._puzzle = checked_puzzle(text)
             else:
-                self._puzzle = _generated_puzzle(self.options["seed"], self.options["difficulty"])
+                self._puzzle = generated_puzzle(self.options["seed"], self.options["difficulty"])
         return self._puzzle
 
     def public_options(self) -> dict[str, Any]:
@@ -365,7 +148,7 @@ class SudokuChallenge(Game):
         return parse_entry(text)
 
 
-class ChallengeState(State):
+class ChallengeState(ChallengeView, State):
     """A position: the grid so far, the round and turn, the score sheet.
 
     States are immutable; :meth:`play` builds a new one. ``_solution`` is
@@ -495,9 +278,9 @@ class ChallengeState(State):
         for c in cells:
             mask = wrong[c]
             if mask:
-                moves += [e for e in _CELL_ENTRIES[c] if not mask >> e.digit & 1]
+                moves += [e for e in CELL_ENTRIES[c] if not mask >> e.digit & 1]
             else:
-                moves += _CELL_ENTRIES[c]
+                moves += CELL_ENTRIES[c]
         if self.turn_seconds:
             moves.append(TIMEOUT)
         return moves
@@ -561,11 +344,11 @@ class ChallengeState(State):
         cost = self.round_count if self.game.options["errors"] == "simplified" else 0
         index = len(self.sheet) - len(self.order) + self._pos
         row = self.sheet[index]
-        new.sheet = _replace_row(
+        new.sheet = replace_row(
             self.sheet, index, replace(row, errors=(*row.errors, move), penalty=row.penalty + cost)
         )
         if cost:
-            new.scores = _add(self.scores, player, -cost)
+            new.scores = add_points(self.scores, player, -cost)
         new.errors = (*self.errors, ErrorRecord(player, move.cell, move.digit, self.round))
         wrong = list(self._wrong)
         wrong[move.cell] |= 1 << move.digit
@@ -589,7 +372,7 @@ class ChallengeState(State):
         new._owner = tuple(owner)
         corrected = cell == self.required_cell
         scoring = not (corrected and self.game.options["errors"] == "original")
-        completes = _completed_units(new._grid, cell)
+        completes = completed_units(new._grid, cell)
         points = digit if scoring else 0
         index = len(self.sheet) - len(self.order) + self._pos
         row = self.sheet[index]
@@ -600,9 +383,9 @@ class ChallengeState(State):
             digits=row.digits + points,
             bonus=row.bonus + bonus,
         )
-        new.sheet = _replace_row(self.sheet, index, row)
+        new.sheet = replace_row(self.sheet, index, row)
         if points + bonus:
-            new.scores = _add(self.scores, player, points + bonus)
+            new.scores = add_points(self.scores, player, points + bonus)
         new._empty = self._empty - 1
         new._made = self._made + 1
         new.required_cell = None
@@ -620,7 +403,7 @@ class ChallengeState(State):
     def _end_turn(self, *, timeout: bool) -> None:
         index = len(self.sheet) - len(self.order) + self._pos
         row = self.sheet[index]
-        self.sheet = _replace_row(self.sheet, index, replace(row, status=PLAYED, timeout=timeout))
+        self.sheet = replace_row(self.sheet, index, replace(row, status=PLAYED, timeout=timeout))
         self.required_cell = None
         self._made = 0
         self._pos += 1
@@ -654,7 +437,7 @@ class ChallengeState(State):
 
     def _start_turn(self) -> None:
         index = len(self.sheet) - len(self.order) + self._pos
-        self.sheet = _replace_row(self.sheet, index, replace(self.sheet[index], status=PLAYING))
+        self.sheet = replace_row(self.sheet, index, replace(self.sheet[index], status=PLAYING))
         self.to_move = self.order[self._pos]
 
     def _finish(self) -> None:
@@ -680,73 +463,3 @@ class ChallengeState(State):
                 f"team {name} {s}" for name, s in zip(TEAM_NAMES, team_scores, strict=True)
             )
             self.result = Result.by_scores(team_scores, reason, teams=TEAMS)
-
-    # -- JSON --------------------------------------------------------------------
-
-    def cells_json(self) -> list[dict[str, Any] | None]:
-        grid, owner = self._grid, self._owner
-        return [
-            {"player": None if owner[c] < 0 else owner[c], "value": grid[c]} if grid[c] else None
-            for c in range(SIZE)
-        ]
-
-    def extra_json(self) -> dict[str, Any]:
-        data: dict[str, Any] = {
-            "scores": list(self.scores),
-            "round": self.round,
-            "round_count": self.round_count,
-            "entries_left": self.entries_left,
-            "order": list(self.order),
-            "final_round": self.final_round,
-            "errors": [e.to_json() for e in self.errors],
-            "required_cell": None if self.required_cell is None else cell_name(self.required_cell),
-            "turn_seconds": self.turn_seconds,
-            "empty_cells": self._empty,
-            "givens": self.game.givens_text,
-            "score_sheet": [row.to_json() for row in self.sheet],
-        }
-        team_scores = self.team_scores
-        if team_scores is not None:
-            data["teams"] = [list(t) for t in TEAMS]
-            data["team_scores"] = list(team_scores)
-        return data
-
-    def to_dict(self) -> dict[str, Any]:
-        """Everything anyone may see; never the solution, and no seed to regenerate it."""
-        data = super().to_dict()
-        data["options"] = self.game.public_options()
-        return data
-
-    def view(self, player: int | None) -> dict[str, Any]:
-        """What ``player`` may see: the same for everyone, since only the solution is hidden."""
-        return self.to_dict()
-
-    def hidden_json(self) -> dict[str, Any]:
-        """The hidden information, for ``sansu show --json --reveal``."""
-        return {"solution": format_grid(self._solution)}
-
-
-def _replace_row(sheet: tuple[TurnRow, ...], index: int, row: TurnRow) -> tuple[TurnRow, ...]:
-    return (*sheet[:index], row, *sheet[index + 1 :])
-
-
-def _add(scores: tuple[int, ...], player: int, points: int) -> tuple[int, ...]:
-    out = list(scores)
-    out[player] += points
-    return tuple(out)
-
-
-def _completed_units(grid: Grid, cell: int) -> tuple[str, ...]:
-    """The units through ``cell`` that ``grid`` has full."""
-    row, col, box = cell // 9, cell % 9, box_of(cell)
-    done = []
-    if all(grid[c] for c in ROWS[row]):
-        done.append(f"row {row + 1}")
-    if all(grid[c] for c in COLUMNS[col]):
-        done.append(f"column {col + 1}")
-    if all(grid[c] for c in BOXES[box]):
-        done.append(box_name(box))
-    return tuple(done)
-
-
-GAME = SudokuChallenge

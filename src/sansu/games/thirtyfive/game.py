@@ -1,164 +1,37 @@
-"""35: numbers 1–9 on a grid; a square whose neighbours add up to exactly 35 takes them over.
-
-Rules as implemented (see ``docs/rules/thirtyfive.md``): Red (player 0) and
-Blue take turns placing a number 1–9 on an empty square of a ``rows`` × ``cols``
-board (8×8 by default). The number takes the square's highlight colour if it
-has one, else the mover's colour. After a placement, every filled square whose
-neighbour sum has just become exactly 35 *triggers*, and so does the placed
-square if its neighbours already sum to 35. When the triggers of a move are
-all of one colour, every neighbour of every triggering square takes that
-colour: filled squares flip, empty squares are highlighted (a later highlight
-replaces an earlier one). Triggers of both colours in one move change nothing.
-A full board ends the game: more squares wins, equal counts draw.
-
-The position is a few integers, so a move costs a handful of big-integer
-operations and no copying of arrays:
+"""The game 35 (options: the board's size) and its positions: a position is a few
+integers, so that a move costs a handful of big-integer operations.
 
 * colours, highlights and "has triggered" are bit masks, one bit per square
   (bit ``index``, row-major);
 * numbers and neighbour sums are packed one byte per square (byte ``index``);
   placing ``d`` adds ``d`` times a precomputed neighbour pattern to the sums,
   and one byte-wise comparison finds the sums that are now exactly 35.
-
-Everything that depends only on the board size (neighbours, patterns, the
-move objects) is built once per size in :class:`Geometry`.
 """
 
 from __future__ import annotations
 
-from functools import cache
-from itertools import chain
 from typing import Any
 
-from sansu.core.cells import cell_name, parse_digit, parse_placement
 from sansu.core.options import Option
 from sansu.core.protocol import Game, IllegalMove, Move, Player, Result, State
-
-RED = 0
-BLUE = 1
-COLOURS = ("red", "blue")
-"""Colour names by player: Red is player 0 and moves first."""
-
-TARGET = 35
-"""The neighbour sum that triggers a square."""
-
-MAX_DIGIT = 9
-MIN_SIZE = 3
-MAX_SIZE = 12
-
-
-class Placement:
-    """A number placed on a square, e.g. ``r4c5=9``.
-
-    There is exactly one instance per square and number for each board size
-    (:attr:`Geometry.moves`), so moves compare by identity; pickling keeps this.
-    """
-
-    __slots__ = ("cell", "digit", "geometry", "text")
-
-    def __init__(self, geometry: Geometry, cell: int, digit: int) -> None:
-        self.geometry = geometry
-        self.cell = cell
-        self.digit = digit
-        self.text = f"{cell_name(cell, geometry.cols)}={digit}"
-
-    def __str__(self) -> str:
-        return self.text
-
-    def __repr__(self) -> str:
-        return f"Placement({self.text})"
-
-    def __reduce__(self) -> tuple[object, tuple[int, int, int, int]]:
-        geo = self.geometry
-        return (_placement, (geo.rows, geo.cols, self.cell, self.digit))
-
-
-def _placement(rows: int, cols: int, cell: int, digit: int) -> Placement:
-    return geometry(rows, cols).move(cell, digit)
-
-
-class Geometry:
-    """The tables of one board size: neighbours, sum patterns and the interned moves."""
-
-    __slots__ = (
-        "by_text",
-        "cell_moves",
-        "cols",
-        "full",
-        "high",
-        "low7",
-        "moves",
-        "names",
-        "neighbour_mask",
-        "neighbours",
-        "rows",
-        "size",
-        "step",
-        "target",
-        "watch",
-    )
-
-    def __init__(self, rows: int, cols: int) -> None:
-        self.rows = rows
-        self.cols = cols
-        size = self.size = rows * cols
-        self.full = (1 << size) - 1
-        self.names = tuple(cell_name(i, cols) for i in range(size))
-        neighbours = []
-        for index in range(size):
-            r, c = divmod(index, cols)
-            neighbours.append(
-                tuple(
-                    rr * cols + cc
-                    for rr in range(r - 1, r + 2)
-                    for cc in range(c - 1, c + 2)
-                    if (rr, cc) != (r, c) and 0 <= rr < rows and 0 <= cc < cols
-                )
-            )
-        self.neighbours: tuple[tuple[int, ...], ...] = tuple(neighbours)
-        self.neighbour_mask = tuple(sum(1 << n for n in nb) for nb in neighbours)
-        # Byte-packed patterns: adding digit * step[i] adds the digit to the
-        # sum of every neighbour of i; watch[i] marks the top bit of the bytes
-        # of i and its neighbours, the only sums that can become 35 when i is
-        # filled.
-        self.step = tuple(sum(1 << (8 * n) for n in nb) for nb in neighbours)
-        ones = sum(1 << (8 * i) for i in range(size))
-        self.target = TARGET * ones
-        self.low7 = 0x7F * ones
-        self.high = 0x80 * ones
-        self.watch = tuple(
-            sum(0x80 << (8 * n) for n in (i, *nb)) for i, nb in enumerate(neighbours)
-        )
-        self.cell_moves = tuple(
-            tuple(Placement(self, i, d) for d in range(1, MAX_DIGIT + 1)) for i in range(size)
-        )
-        self.moves = tuple(chain.from_iterable(self.cell_moves))
-        self.by_text = {m.text: m for m in self.moves}
-
-    def move(self, cell: int, digit: int) -> Placement:
-        return self.cell_moves[cell][digit - 1]
-
-    def parse(self, text: str) -> Placement:
-        """The placement that ``text`` names (``r4c5=9``; case and spaces forgiven)."""
-        found = self.by_text.get(text) if isinstance(text, str) else None
-        if found is not None:
-            return found
-        cell, value = parse_placement(text, self.rows, self.cols)
-        name = self.names[cell]
-        if value is None:
-            raise IllegalMove(
-                f"a move places a number: write it as {name}=D with D from 1 to 9", name
-            )
-        return self.move(cell, parse_digit(value, name, 1, MAX_DIGIT))
-
-
-@cache
-def geometry(rows: int, cols: int) -> Geometry:
-    """The tables of a ``rows`` × ``cols`` board, built once per size."""
-    return Geometry(rows, cols)
+from sansu.core.sections import bits_of
+from sansu.games.thirtyfive.board import (
+    BLUE,
+    COLOURS,
+    MAX_DIGIT,
+    MAX_SIZE,
+    MIN_SIZE,
+    RED,
+    TARGET,
+    Geometry,
+    Placement,
+    geometry,
+)
 
 
 class ThirtyFive(Game):
+    """35 on a ``rows`` × ``cols`` board."""
+
     id = "thirtyfive"
     title = "35"
     aliases = ("35",)
@@ -315,7 +188,7 @@ class ThirtyFiveState(State):
 
     def triggered_cells(self) -> list[int]:
         """The squares that triggered on the last move (also when they cancelled out)."""
-        return _cells(self._triggered)
+        return bits_of(self._triggered)
 
     def converted_cells(self) -> list[int]:
         """The squares whose colour or highlight the last move changed.
@@ -323,7 +196,7 @@ class ThirtyFiveState(State):
         A flipped number, a newly highlighted or re-highlighted empty square,
         and the placed square itself when a trigger gave it the other colour.
         """
-        return _cells(self._converted)
+        return bits_of(self._converted)
 
     @property
     def cancelled(self) -> bool:
@@ -497,19 +370,6 @@ class ThirtyFiveState(State):
             "triggered": [names[i] for i in self.triggered_cells()],
             "converted": [names[i] for i in self.converted_cells()],
             "cancelled": self._cancelled,
-            "triggered_before": [names[i] for i in _cells(self._done & ~self._triggered)],
+            "triggered_before": [names[i] for i in bits_of(self._done & ~self._triggered)],
             "scores": list(self.scores()),
         }
-
-
-def _cells(mask: int) -> list[int]:
-    """The squares of a bit mask, in row-major order."""
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
-
-
-GAME = ThirtyFive

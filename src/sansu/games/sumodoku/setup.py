@@ -1,6 +1,6 @@
 """Sumodoku before the first move: its options, the deal and the variant layouts.
 
-Kept apart from the engine (:mod:`sansu.games.sumodoku`) because none of it
+Kept apart from the rest of the engine (:mod:`sansu.games.sumodoku`) because none of it
 runs during play: it turns option values into one fixed :class:`Deal` and
 one :class:`~sansu.sudoku.constraints.Constraints`, checking that the rule
 set still admits a completed grid, so that the engine can trust both.
