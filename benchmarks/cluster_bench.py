@@ -37,6 +37,8 @@ from typing import Any
 import httpx
 
 HERE = Path(__file__).resolve().parent
+STATS_FLUSH = 1.5
+"""Seconds PostgreSQL may take to count a busy connection's transactions in its statistics."""
 ROOT = HERE.parent
 
 
@@ -120,6 +122,70 @@ async def clients_for(
     ]
 
 
+def cpu_seconds(pids: list[int]) -> float:
+    """CPU seconds used so far by ``pids`` and every process below them (from /proc)."""
+    parents: dict[int, int] = {}
+    times: dict[int, float] = {}
+    tick = os.sysconf("SC_CLK_TCK")
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        parents[int(entry.name)] = int(fields[1])
+        times[int(entry.name)] = (int(fields[11]) + int(fields[12])) / tick
+    total, todo = 0.0, list(pids)
+    while todo:
+        pid = todo.pop()
+        total += times.get(pid, 0.0)
+        todo += [child for child, parent in parents.items() if parent == pid]
+    return total
+
+
+class Meter:
+    """What a side costs: its nodes' CPU seconds, its database's transactions and rows
+    fetched (``pg_stat_database``), and the moves stored, between two readings."""
+
+    def __init__(self, db: str, pids: list[int]) -> None:
+        import sqlalchemy as sa
+
+        self.engine = sa.create_engine(db)
+        self.pids = pids
+        self.first: tuple[float, ...] | None = None
+        self.last: tuple[float, ...] | None = None
+
+    def read(self) -> tuple[float, ...]:
+        import sqlalchemy as sa
+
+        with self.engine.connect() as c:
+            xacts, fetched = c.execute(
+                sa.text(
+                    "SELECT xact_commit + xact_rollback, tup_fetched FROM pg_stat_database"
+                    " WHERE datname = current_database()"
+                )
+            ).one()
+            moves = c.execute(sa.text("SELECT count(*) FROM moves")).scalar_one()
+        return (cpu_seconds(self.pids), float(xacts), float(fetched), float(moves))
+
+    def start(self) -> None:
+        self.first = self.read()
+
+    def stop(self) -> None:
+        self.last = self.read()
+        self.engine.dispose()
+
+    def line(self, name: str) -> str:
+        assert self.first is not None and self.last is not None
+        cpu, xacts, fetched, moves = (b - a for a, b in zip(self.first, self.last, strict=True))
+        moves = max(moves, 1.0)
+        return (
+            f"| {name} | {moves:.0f} | {1000 * cpu / moves:.1f} ms | {xacts / moves:.1f}"
+            f" | {fetched / moves:.1f} |"
+        )
+
+
 def summary(name: str, latencies: list[float], seconds: float, errors: list[str]) -> str:
     if not latencies:
         return f"| {name} | 0/s | — | {len(errors)} |"
@@ -129,7 +195,9 @@ def summary(name: str, latencies: list[float], seconds: float, errors: list[str]
     )
 
 
-async def measure(single: str, cluster: list[str], args: argparse.Namespace) -> None:
+async def measure(
+    single: str, cluster: list[str], args: argparse.Namespace, meters: dict[str, Meter]
+) -> None:
     one, three = sb.Stats(), sb.Stats()
     stop = asyncio.Event()
     clients = [
@@ -146,6 +214,8 @@ async def measure(single: str, cluster: list[str], args: argparse.Namespace) -> 
     elapsed = {"one": 0.0, "three": 0.0}
     each = args.seconds / args.rounds
     await asyncio.sleep(args.warmup)
+    for meter in meters.values():
+        meter.start()
     for _ in range(args.rounds):
         for side, stats, other in (("one", one, three), ("three", three, one)):
             other.playing.clear()
@@ -162,6 +232,9 @@ async def measure(single: str, cluster: list[str], args: argparse.Namespace) -> 
     for task in tasks:
         task.cancel()
     await asyncio.gather(*tasks, return_exceptions=True)
+    await asyncio.sleep(STATS_FLUSH)
+    for meter in meters.values():
+        meter.stop()
     print("| server | moves acknowledged | round trip p50 / p99 | errors |")
     print("|---|---|---|---|")
     print(summary("1 node", pooled["one"], elapsed["one"], one.errors))
@@ -169,6 +242,11 @@ async def measure(single: str, cluster: list[str], args: argparse.Namespace) -> 
     for name, stats in (("1 node", one), ("3 nodes", three)):
         for error in sorted(set(stats.errors))[:5]:
             print(f"  {name} error: {error}")
+    print("the cost of each side over the whole run (CPU: all its nodes, with their workers):")
+    print("| per move stored | moves stored | node CPU | DB transactions | rows fetched |")
+    print("|---|---|---|---|---|")
+    print(meters["one"].line("1 node"))
+    print(meters["three"].line("3 nodes"))
 
 
 def failover(urls: list[str], nodes: list[subprocess.Popen[bytes]]) -> float:
@@ -215,7 +293,8 @@ def main(argv: list[str] | None = None) -> None:
         redis = script("redis-for-tests", "start", env=env)
         processes: list[subprocess.Popen[bytes]] = []
         try:
-            single, single_url = start_node(new_database(admin), Path(tmp) / "single.log")
+            single_db = new_database(admin)
+            single, single_url = start_node(single_db, Path(tmp) / "single.log")
             processes.append(single)
             shared = new_database(admin)
             cluster_urls = []
@@ -228,7 +307,11 @@ def main(argv: list[str] | None = None) -> None:
                 f" computer per side, {args.seconds:.0f} s measured per side in {args.rounds}"
                 f" interleaved rounds, {args.think_ms:.0f} ms mean pause"
             )
-            asyncio.run(measure(single_url, cluster_urls, args))
+            meters = {
+                "one": Meter(single_db, [single.pid]),
+                "three": Meter(shared, [p.pid for p in processes[1:]]),
+            }
+            asyncio.run(measure(single_url, cluster_urls, args, meters))
             took = failover(cluster_urls, processes[1:])
             print(f"failover: first move acknowledged {took:.2f} s after the judge was killed")
         finally:
