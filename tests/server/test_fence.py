@@ -15,7 +15,7 @@ from sansu.server.cluster import Cluster, Fenced
 from sansu.server.computer import ComputerRunner
 from sansu.server.errors import ApiError
 from sansu.server.hub import Hub
-from sansu.server.live import LiveGame
+from sansu.server.live import Event, LiveGame
 from sansu.server.models import events as events_table
 from sansu.server.models import moves as moves_table
 from sansu.server.service import GameService
@@ -39,7 +39,7 @@ class BelievedJudge:
         if live.id not in self.held:
             raise ApiError(503, "judged_elsewhere", "not judged here")
 
-    def committed(self, live: LiveGame) -> None:
+    def committed(self, live: LiveGame, events: list[Event]) -> None:
         pass
 
     def lost(self, live: LiveGame) -> None:

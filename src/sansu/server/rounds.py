@@ -54,7 +54,7 @@ class Judge(Protocol):
 
     def fence(self, game_id: str, seen: int, new: int) -> Callable[[Connection], None]: ...
 
-    def committed(self, live: LiveGame) -> None: ...
+    def committed(self, live: LiveGame, events: list[Event]) -> None: ...
 
     def lost(self, live: LiveGame) -> None: ...
 
@@ -299,7 +299,7 @@ class Rounds:
         live.events.extend(change.events)
         self.hub.publish(live, change.events)
         if self.judge is not None:
-            self.judge.committed(live)
+            self.judge.committed(live, change.events)
         self.changed(live)
         if was_active and live.status == "finished":
             for listener in self._finish_listeners:
