@@ -185,6 +185,8 @@ class Rounds:
 
     def _load(self, game_id: str) -> LiveGame:
         def read(c: Connection) -> tuple[Any, list[Any], list[Any]]:
+            if c.dialect.name == "postgresql":  # one snapshot: another node's commit whole or not
+                c.execution_options(isolation_level="REPEATABLE READ")
             row = c.execute(select(games_table).where(games_table.c.id == game_id)).first()
             if row is None:
                 raise errors.not_found(game_id)
