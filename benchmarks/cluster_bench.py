@@ -14,8 +14,9 @@ node, that node killed with SIGKILL, and moves sent to another node until one
 is acknowledged.
 
 Usage: ``python benchmarks/cluster_bench.py [--games 500] [--computer-games 20]
-[--seconds 30] [--rounds 3] [--think-ms 1000]`` (``benchmarks/run.py cluster``
-uses smaller defaults fit for a shared 2-core machine: 100 games).
+[--seconds 30] [--rounds 3] [--think-ms 1000]``; the defaults are the full load
+(500 games and 1,000 WebSocket clients per side), as ``./scripts/bench cluster``
+runs it; ``--games 100 --computer-games 6 --seconds 12`` is a quick look.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ import asyncio
 import importlib.util
 import os
 import random
+import resource
 import signal
 import subprocess
 import sys
@@ -52,6 +54,15 @@ def _server_bench() -> Any:
 
 
 sb = _server_bench()
+
+
+def enough_files() -> None:
+    """Raises this process's open-file limit (its nodes inherit it): every client holds a
+    socket here and one in a node."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    wanted = 65536 if hard == resource.RLIM_INFINITY else min(hard, 65536)
+    if soft < wanted:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
 
 
 def script(name: str, *args: str, env: dict[str, str]) -> str:
@@ -205,6 +216,7 @@ async def measure(
         *await clients_for(cluster, three, args, stop),
     ]
     print(f"  {len(clients)} clients, half on the single node, half on the cluster")
+    loads = [os.getloadavg()[0]]
     tasks = []
     for i, client in enumerate(clients):
         tasks.append(asyncio.ensure_future(client.run()))
@@ -228,6 +240,7 @@ async def measure(
             stats.measuring = False
             elapsed[side] += time.perf_counter() - t0
             pooled[side] += stats.latencies[before:]
+            loads.append(os.getloadavg()[0])
     stop.set()
     for task in tasks:
         task.cancel()
@@ -235,6 +248,7 @@ async def measure(
     await asyncio.sleep(STATS_FLUSH)
     for meter in meters.values():
         meter.stop()
+    print(f"  load average (1 min) during the rounds: {min(loads):.1f}–{max(loads):.1f}")
     print("| server | moves acknowledged | round trip p50 / p99 | errors |")
     print("|---|---|---|---|")
     print(summary("1 node", pooled["one"], elapsed["one"], one.errors))
@@ -275,13 +289,14 @@ def failover(urls: list[str], nodes: list[subprocess.Popen[bytes]]) -> float:
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=100, help="games per side")
-    parser.add_argument("--computer-games", type=int, default=6, help="per side")
-    parser.add_argument("--seconds", type=float, default=12.0, help="measured, per side")
-    parser.add_argument("--warmup", type=float, default=4.0)
+    parser.add_argument("--games", type=int, default=500, help="games per side")
+    parser.add_argument("--computer-games", type=int, default=20, help="per side")
+    parser.add_argument("--seconds", type=float, default=30.0, help="measured, per side")
+    parser.add_argument("--warmup", type=float, default=10.0)
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--think-ms", type=float, default=1000.0)
     args = parser.parse_args(argv if argv is not None else [])
+    enough_files()
     with tempfile.TemporaryDirectory() as tmp:
         env = dict(os.environ)
         env.setdefault("SANSU_PG_STATE", f"{tmp}/postgres")
