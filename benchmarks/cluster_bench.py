@@ -248,6 +248,15 @@ async def measure(
     await asyncio.sleep(STATS_FLUSH)
     for meter in meters.values():
         meter.stop()
+    inside = []
+    async with httpx.AsyncClient(timeout=10) as c:
+        for url in [single, *cluster]:
+            health = (await c.get(f"{url}/api/health")).json()
+            handling, lag = health.get("handling_ms") or {}, health.get("loop_lag_ms") or {}
+            inside.append(
+                f"{url.rsplit(':', 1)[1]}: a move handled in {handling.get('p50')} ms p50 /"
+                f" {handling.get('p99')} ms p99, event loop late {lag.get('p99')} ms p99"
+            )
     print(f"  load average (1 min) during the rounds: {min(loads):.1f}–{max(loads):.1f}")
     print("| server | moves acknowledged | round trip p50 / p99 | errors |")
     print("|---|---|---|---|")
@@ -261,6 +270,9 @@ async def measure(
     print("|---|---|---|---|---|")
     print(meters["one"].line("1 node"))
     print(meters["three"].line("3 nodes"))
+    print("inside the nodes (the single node first):")
+    for line in inside:
+        print(f"  {line}")
 
 
 def failover(urls: list[str], nodes: list[subprocess.Popen[bytes]]) -> float:

@@ -37,6 +37,7 @@ from sansu.server.leases import LEASE_MS, RENEW_EVERY, Leases
 from sansu.server.live import Event, LiveGame, SignedIn, Who
 from sansu.server.models import games as games_table
 from sansu.server.service import GameService, games_needing_server
+from sansu.server.store import Fenced
 from sansu.server.users import get_user
 
 log = logging.getLogger("sansu.server")
@@ -44,10 +45,6 @@ log = logging.getLogger("sansu.server")
 ROUTED = ("play", "resign", "take_back", "offer_rematch", "decline_rematch")
 """The service's calls ``(game_id, who, *args)`` that change a game: run by its judge."""
 KEEP_ON_REFRESH = frozenset({"lock", "events", "touched"})
-
-
-class Fenced(Exception):
-    """The game changed in the database since this node's copy: the commit is refused."""
 
 
 def encode_who(who: Who) -> Any:
@@ -143,7 +140,8 @@ class Cluster:
 
     @staticmethod
     def fence(game_id: str, seen: int, new: int) -> Callable[[Connection], None]:
-        """A write that refuses the commit unless the stored game is still at event ``seen``."""
+        """A write that refuses the commit unless the stored game is still at event ``seen``
+        (the rounds' commits fence the same way, merged per batch: ``Rows.fence``)."""
 
         def check(c: Connection) -> None:
             done = c.execute(

@@ -52,8 +52,6 @@ class Judge(Protocol):
 
     async def before_commit(self, live: LiveGame) -> None: ...
 
-    def fence(self, game_id: str, seen: int, new: int) -> Callable[[Connection], None]: ...
-
     def committed(self, live: LiveGame, events: list[Event]) -> None: ...
 
     def lost(self, live: LiveGame) -> None: ...
@@ -264,9 +262,12 @@ class Rounds:
         fields = dict(row or {})
         fields["seq"] = live_seq
         fields["updated_at"] = change.now
+        fenced = self.judge is not None
 
         def rows() -> Rows:
             out = Rows()
+            if fenced:  # committed only over the stored event number it was made from
+                out.fence(games_table, live.id, "seq", live.seq, live_seq)
             for table, values in change.inserts:
                 out.insert(table, values)
             for e in change.events:
@@ -277,7 +278,6 @@ class Rounds:
         writes = list(change.writes)
         if self.judge is not None:
             await self.judge.before_commit(live)
-            writes.insert(0, self.judge.fence(live.id, live.seq, live_seq))
         job: Any = rows()
         if writes:
 
