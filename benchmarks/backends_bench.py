@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import importlib.util
 import json
 import os
 import sys
@@ -29,17 +28,9 @@ from typing import Any
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 sys.path.insert(0, str(ROOT / "src"))
+sys.path.insert(0, str(HERE))
 
-
-def _cluster_bench() -> Any:
-    spec = importlib.util.spec_from_file_location("cluster_bench", HERE / "cluster_bench.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-cb = _cluster_bench()
+import cluster_bench as cb  # noqa: E402  (its helpers: PostgreSQL, Redis, databases)
 
 
 async def postgres_moves(db: str, in_flight: int, seconds: float) -> float:
