@@ -45,6 +45,8 @@ log = logging.getLogger("sansu.server")
 ROUTED = ("play", "resign", "take_back", "offer_rematch", "decline_rematch")
 """The service's calls ``(game_id, who, *args)`` that change a game: run by its judge."""
 KEEP_ON_REFRESH = frozenset({"lock", "events", "touched"})
+ELSEWHERE = "judged_elsewhere"
+"""The error of a node asked to change a game that another node judges."""
 
 
 def encode_who(who: Who) -> Any:
@@ -86,6 +88,8 @@ class Cluster:
         self.held: set[str] = set()
         """Games this node judges. The copies of the others are as up to date as what
         this node's clients were sent: ``live.seq`` is the last event number they had."""
+        self.judge_of: dict[str, str] = {}
+        """The node that last answered for each game judged elsewhere."""
         self._syncing: dict[str, asyncio.Lock] = {}
         self._local: dict[str, Callable[..., Awaitable[Any]]] = {}
         self.background = Background()
@@ -136,7 +140,7 @@ class Cluster:
         except RedisError as error:
             log.warning("game %s: no lease: %s", live.id, error)
             raise ApiError(503, "cluster_unavailable", "the cluster is unavailable") from None
-        raise ApiError(503, "judged_elsewhere", "another node judges this game; try again")
+        raise ApiError(503, ELSEWHERE, "another node judges this game; try again")
 
     @staticmethod
     def fence(game_id: str, seen: int, new: int) -> Callable[[Connection], None]:
@@ -398,27 +402,37 @@ class Cluster:
     async def _judged(
         self, game_id: str, here: Callable[[], Awaitable[Any]], request: dict[str, Any]
     ) -> Any:
-        """Runs ``here`` if this node judges (or can judge) the game, else asks its judge;
-        waits out a dead judge's lease."""
+        """Runs ``here`` if this node judges (or can judge) the game, else asks its judge
+        (the one that answered last time at once, without asking Redis who it is; the
+        lease decides again if it no longer judges); waits out a dead judge's lease."""
         loop = asyncio.get_running_loop()
         give_up = loop.time() + self.leases.lease_ms / 1000 + 4.0
         while True:
-            if await self.take(game_id):
-                return await here()
-            try:
-                judge = await self.leases.holder(game_id)
-            except RedisError as error:
-                log.warning("game %s: no lease: %s", game_id, error)
-                raise ApiError(503, "cluster_unavailable", "the cluster is unavailable") from None
+            judge = None if game_id in self.held else self.judge_of.pop(game_id, None)
+            known = judge is not None
+            if not known:
+                if await self.take(game_id):
+                    return await here()
+                try:
+                    judge = await self.leases.holder(game_id)
+                except RedisError as error:
+                    log.warning("game %s: no lease: %s", game_id, error)
+                    raise ApiError(
+                        503, "cluster_unavailable", "the cluster is unavailable"
+                    ) from None
             if judge is not None and judge != self.node:
                 try:
                     reply = await self.fanout.ask(judge, request)
                 except TimeoutError:
                     reply = None
-                if reply is not None:
+                moved = reply is not None and reply.get("error", {}).get("code") == ELSEWHERE
+                if reply is not None and not moved:
+                    self.judge_of[game_id] = judge
                     if "error" in reply:
                         raise refused(reply)
                     return reply
+                if known:
+                    continue  # who judges now: the lease says, at once
             if loop.time() > give_up:
                 raise ApiError(503, "judge_unavailable", "the game's judge does not answer")
             await asyncio.sleep(0.25)
@@ -427,7 +441,7 @@ class Cluster:
         """Answers another node's forwarded request, if this node judges the game."""
         game_id = str(request["g"])
         if not await self.take(game_id):
-            raise ApiError(503, "judged_elsewhere", "another node judges this game; try again")
+            raise ApiError(503, ELSEWHERE, "another node judges this game; try again")
         args = list(request.get("args") or [])
         if request["op"] == "join":
             seat, name, token, user_id = args
@@ -453,6 +467,8 @@ class Cluster:
                 for game_id in [g for g in self.held if g not in self.rounds.games]:
                     self.held.discard(game_id)
                     await self.leases.release(game_id)
+                for game_id in [g for g in self.judge_of if g not in self.rounds.games]:
+                    del self.judge_of[game_id]
                 for game_id in await self.leases.renew(list(self.held)):
                     log.warning("game %s: its lease went to another node", game_id)
                     self._drop(game_id)
