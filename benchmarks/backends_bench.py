@@ -23,7 +23,6 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import Any
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
@@ -35,7 +34,6 @@ import cluster_bench as cb  # noqa: E402  (its helpers: PostgreSQL, Redis, datab
 
 async def postgres_moves(db: str, in_flight: int, seconds: float) -> float:
     """Moves committed per second with ``in_flight`` games committing at once."""
-    from sansu.server.cluster import Cluster
     from sansu.server.computer import ComputerRunner
     from sansu.server.hub import Hub
     from sansu.server.models import events, games, moves
@@ -72,13 +70,8 @@ async def postgres_moves(db: str, in_flight: int, seconds: float) -> float:
                      "data": {"move": "r5c5", "seat": 0, "ply": ply}, "at": now},
                 )  # fmt: skip
                 rows.update(games, game_id, {"seq": seq + 1, "version": ply, "updated_at": now})
-                fence = Cluster.fence(game_id, seq, seq + 1)
-
-                def job(c: Any, fence: Any = fence, rows: Rows = rows) -> None:
-                    fence(c)
-                    Store.write_rows(c, [rows])
-
-                await service.store.write(job)
+                rows.fence(games, game_id, "seq", seq, seq + 1)
+                await service.store.write(rows)
                 seq += 1
                 done += 1
 
