@@ -31,8 +31,22 @@ sys.path.insert(0, str(HERE))
 import cluster_bench as cb  # noqa: E402  (its helpers: PostgreSQL, Redis, databases)
 
 
-async def postgres_moves(db: str, in_flight: int, seconds: float) -> float:
-    """Moves committed per second with ``in_flight`` games committing at once."""
+def postgres_costs(db: str) -> tuple[float, int]:
+    """(CPU seconds used so far by the PostgreSQL server, WAL bytes written so far)."""
+    import sqlalchemy as sa
+
+    engine = sa.create_engine(db)
+    with engine.connect() as c:
+        backend = c.execute(sa.text("SELECT pg_backend_pid()")).scalar_one()
+        wal = c.execute(sa.text("SELECT pg_current_wal_lsn() - '0/0'::pg_lsn")).scalar_one()
+    engine.dispose()
+    stat = Path(f"/proc/{backend}/stat").read_text().rsplit(")", 1)[1].split()
+    return cb.cpu_seconds([int(stat[1])]), int(wal)  # the postmaster and every backend
+
+
+async def postgres_moves(db: str, in_flight: int, seconds: float) -> tuple[float, float, float]:
+    """(moves committed per second, PostgreSQL CPU µs and WAL bytes per move) with
+    ``in_flight`` games committing at once."""
     from sansu.server.computer import ComputerRunner
     from sansu.server.hub import Hub
     from sansu.server.models import events, games, moves
@@ -74,9 +88,12 @@ async def postgres_moves(db: str, in_flight: int, seconds: float) -> float:
                 seq += 1
                 done += 1
 
+        cpu, wal = postgres_costs(db)
         started = time.perf_counter()
         await asyncio.gather(*(player(live.id, live.seq) for live in made))
-        return done / (time.perf_counter() - started)
+        rate = done / (time.perf_counter() - started)
+        cpu_after, wal_after = postgres_costs(db)
+        return rate, 1e6 * (cpu_after - cpu) / done, (wal_after - wal) / done
     finally:
         await service.stop()
         await service.store.drain()
@@ -160,11 +177,15 @@ def main(argv: list[str] | None = None) -> None:
         redis = cb.script("redis-for-tests", "start", env=env)
         try:
             print(f"backends: load average {os.getloadavg()[0]:.1f} at the start")
-            print("| PostgreSQL: games committing at once | moves committed per second |")
-            print("|---|---|")
+            print(
+                "| PostgreSQL: games committing at once | moves committed per second"
+                " | its CPU per move | WAL per move |"
+            )
+            print("|---|---|---|---|")
             for in_flight in (1, 16, 256):
-                rate = asyncio.run(postgres_moves(cb.new_database(admin), in_flight, args.seconds))
-                print(f"| {in_flight} | {rate:,.0f}/s |")
+                db = cb.new_database(admin)
+                rate, cpu_us, wal = asyncio.run(postgres_moves(db, in_flight, args.seconds))
+                print(f"| {in_flight} | {rate:,.0f}/s | {cpu_us:.0f} µs | {wal:,.0f} bytes |")
             print("| Redis: nodes subscribed | news/s published here | Redis CPU per news |")
             print("|---|---|---|")
             for nodes in (0, 2):

@@ -469,6 +469,9 @@ class Cluster:
                     await self.leases.release(game_id)
                 for game_id in [g for g in self.judge_of if g not in self.rounds.games]:
                     del self.judge_of[game_id]
+                for game_id, lock in list(self._syncing.items()):
+                    if game_id not in self.rounds.games and not lock.locked():
+                        del self._syncing[game_id]
                 for game_id in await self.leases.renew(list(self.held)):
                     log.warning("game %s: its lease went to another node", game_id)
                     self._drop(game_id)
