@@ -14,8 +14,9 @@ node, that node killed with SIGKILL, and moves sent to another node until one
 is acknowledged.
 
 Usage: ``python benchmarks/cluster_bench.py [--games 500] [--computer-games 20]
-[--seconds 30] [--rounds 3] [--think-ms 1000]`` (``benchmarks/run.py cluster``
-uses smaller defaults fit for a shared 2-core machine: 100 games).
+[--seconds 30] [--rounds 3] [--think-ms 1000]``; the defaults are the full load
+(500 games and 1,000 WebSocket clients per side), as ``./scripts/bench cluster``
+runs it; ``--games 100 --computer-games 6 --seconds 12`` is a quick look.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ import asyncio
 import importlib.util
 import os
 import random
+import resource
 import signal
 import subprocess
 import sys
@@ -37,6 +39,8 @@ from typing import Any
 import httpx
 
 HERE = Path(__file__).resolve().parent
+STATS_FLUSH = 1.5
+"""Seconds PostgreSQL may take to count a busy connection's transactions in its statistics."""
 ROOT = HERE.parent
 
 
@@ -50,6 +54,15 @@ def _server_bench() -> Any:
 
 
 sb = _server_bench()
+
+
+def enough_files() -> None:
+    """Raises this process's open-file limit (its nodes inherit it): every client holds a
+    socket here and one in a node."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    wanted = 65536 if hard == resource.RLIM_INFINITY else min(hard, 65536)
+    if soft < wanted:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
 
 
 def script(name: str, *args: str, env: dict[str, str]) -> str:
@@ -120,6 +133,70 @@ async def clients_for(
     ]
 
 
+def cpu_seconds(pids: list[int]) -> float:
+    """CPU seconds used so far by ``pids`` and every process below them (from /proc)."""
+    parents: dict[int, int] = {}
+    times: dict[int, float] = {}
+    tick = os.sysconf("SC_CLK_TCK")
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        parents[int(entry.name)] = int(fields[1])
+        times[int(entry.name)] = (int(fields[11]) + int(fields[12])) / tick
+    total, todo = 0.0, list(pids)
+    while todo:
+        pid = todo.pop()
+        total += times.get(pid, 0.0)
+        todo += [child for child, parent in parents.items() if parent == pid]
+    return total
+
+
+class Meter:
+    """What a side costs: its nodes' CPU seconds, its database's transactions and rows
+    fetched (``pg_stat_database``), and the moves stored, between two readings."""
+
+    def __init__(self, db: str, pids: list[int]) -> None:
+        import sqlalchemy as sa
+
+        self.engine = sa.create_engine(db)
+        self.pids = pids
+        self.first: tuple[float, ...] | None = None
+        self.last: tuple[float, ...] | None = None
+
+    def read(self) -> tuple[float, ...]:
+        import sqlalchemy as sa
+
+        with self.engine.connect() as c:
+            xacts, fetched = c.execute(
+                sa.text(
+                    "SELECT xact_commit + xact_rollback, tup_fetched FROM pg_stat_database"
+                    " WHERE datname = current_database()"
+                )
+            ).one()
+            moves = c.execute(sa.text("SELECT count(*) FROM moves")).scalar_one()
+        return (cpu_seconds(self.pids), float(xacts), float(fetched), float(moves))
+
+    def start(self) -> None:
+        self.first = self.read()
+
+    def stop(self) -> None:
+        self.last = self.read()
+        self.engine.dispose()
+
+    def line(self, name: str) -> str:
+        assert self.first is not None and self.last is not None
+        cpu, xacts, fetched, moves = (b - a for a, b in zip(self.first, self.last, strict=True))
+        moves = max(moves, 1.0)
+        return (
+            f"| {name} | {moves:.0f} | {1000 * cpu / moves:.1f} ms | {xacts / moves:.1f}"
+            f" | {fetched / moves:.1f} |"
+        )
+
+
 def summary(name: str, latencies: list[float], seconds: float, errors: list[str]) -> str:
     if not latencies:
         return f"| {name} | 0/s | — | {len(errors)} |"
@@ -129,7 +206,9 @@ def summary(name: str, latencies: list[float], seconds: float, errors: list[str]
     )
 
 
-async def measure(single: str, cluster: list[str], args: argparse.Namespace) -> None:
+async def measure(
+    single: str, cluster: list[str], args: argparse.Namespace, meters: dict[str, Meter]
+) -> None:
     one, three = sb.Stats(), sb.Stats()
     stop = asyncio.Event()
     clients = [
@@ -137,6 +216,7 @@ async def measure(single: str, cluster: list[str], args: argparse.Namespace) -> 
         *await clients_for(cluster, three, args, stop),
     ]
     print(f"  {len(clients)} clients, half on the single node, half on the cluster")
+    loads = [os.getloadavg()[0]]
     tasks = []
     for i, client in enumerate(clients):
         tasks.append(asyncio.ensure_future(client.run()))
@@ -146,6 +226,8 @@ async def measure(single: str, cluster: list[str], args: argparse.Namespace) -> 
     elapsed = {"one": 0.0, "three": 0.0}
     each = args.seconds / args.rounds
     await asyncio.sleep(args.warmup)
+    for meter in meters.values():
+        meter.start()
     for _ in range(args.rounds):
         for side, stats, other in (("one", one, three), ("three", three, one)):
             other.playing.clear()
@@ -158,10 +240,24 @@ async def measure(single: str, cluster: list[str], args: argparse.Namespace) -> 
             stats.measuring = False
             elapsed[side] += time.perf_counter() - t0
             pooled[side] += stats.latencies[before:]
+            loads.append(os.getloadavg()[0])
     stop.set()
     for task in tasks:
         task.cancel()
     await asyncio.gather(*tasks, return_exceptions=True)
+    await asyncio.sleep(STATS_FLUSH)
+    for meter in meters.values():
+        meter.stop()
+    inside = []
+    async with httpx.AsyncClient(timeout=10) as c:
+        for url in [single, *cluster]:
+            health = (await c.get(f"{url}/api/health")).json()
+            handling, lag = health.get("handling_ms") or {}, health.get("loop_lag_ms") or {}
+            inside.append(
+                f"{url.rsplit(':', 1)[1]}: a move handled in {handling.get('p50')} ms p50 /"
+                f" {handling.get('p99')} ms p99, event loop late {lag.get('p99')} ms p99"
+            )
+    print(f"  load average (1 min) during the rounds: {min(loads):.1f}–{max(loads):.1f}")
     print("| server | moves acknowledged | round trip p50 / p99 | errors |")
     print("|---|---|---|---|")
     print(summary("1 node", pooled["one"], elapsed["one"], one.errors))
@@ -169,6 +265,14 @@ async def measure(single: str, cluster: list[str], args: argparse.Namespace) -> 
     for name, stats in (("1 node", one), ("3 nodes", three)):
         for error in sorted(set(stats.errors))[:5]:
             print(f"  {name} error: {error}")
+    print("the cost of each side over the whole run (CPU: all its nodes, with their workers):")
+    print("| per move stored | moves stored | node CPU | DB transactions | rows fetched |")
+    print("|---|---|---|---|---|")
+    print(meters["one"].line("1 node"))
+    print(meters["three"].line("3 nodes"))
+    print("inside the nodes (the single node first):")
+    for line in inside:
+        print(f"  {line}")
 
 
 def failover(urls: list[str], nodes: list[subprocess.Popen[bytes]]) -> float:
@@ -197,13 +301,14 @@ def failover(urls: list[str], nodes: list[subprocess.Popen[bytes]]) -> float:
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=100, help="games per side")
-    parser.add_argument("--computer-games", type=int, default=6, help="per side")
-    parser.add_argument("--seconds", type=float, default=12.0, help="measured, per side")
-    parser.add_argument("--warmup", type=float, default=4.0)
+    parser.add_argument("--games", type=int, default=500, help="games per side")
+    parser.add_argument("--computer-games", type=int, default=20, help="per side")
+    parser.add_argument("--seconds", type=float, default=30.0, help="measured, per side")
+    parser.add_argument("--warmup", type=float, default=10.0)
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--think-ms", type=float, default=1000.0)
     args = parser.parse_args(argv if argv is not None else [])
+    enough_files()
     with tempfile.TemporaryDirectory() as tmp:
         env = dict(os.environ)
         env.setdefault("SANSU_PG_STATE", f"{tmp}/postgres")
@@ -215,7 +320,8 @@ def main(argv: list[str] | None = None) -> None:
         redis = script("redis-for-tests", "start", env=env)
         processes: list[subprocess.Popen[bytes]] = []
         try:
-            single, single_url = start_node(new_database(admin), Path(tmp) / "single.log")
+            single_db = new_database(admin)
+            single, single_url = start_node(single_db, Path(tmp) / "single.log")
             processes.append(single)
             shared = new_database(admin)
             cluster_urls = []
@@ -228,7 +334,11 @@ def main(argv: list[str] | None = None) -> None:
                 f" computer per side, {args.seconds:.0f} s measured per side in {args.rounds}"
                 f" interleaved rounds, {args.think_ms:.0f} ms mean pause"
             )
-            asyncio.run(measure(single_url, cluster_urls, args))
+            meters = {
+                "one": Meter(single_db, [single.pid]),
+                "three": Meter(shared, [p.pid for p in processes[1:]]),
+            }
+            asyncio.run(measure(single_url, cluster_urls, args, meters))
             took = failover(cluster_urls, processes[1:])
             print(f"failover: first move acknowledged {took:.2f} s after the judge was killed")
         finally:

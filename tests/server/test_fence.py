@@ -15,7 +15,7 @@ from sansu.server.cluster import Cluster, Fenced
 from sansu.server.computer import ComputerRunner
 from sansu.server.errors import ApiError
 from sansu.server.hub import Hub
-from sansu.server.live import LiveGame
+from sansu.server.live import Event, LiveGame
 from sansu.server.models import events as events_table
 from sansu.server.models import moves as moves_table
 from sansu.server.service import GameService
@@ -39,7 +39,7 @@ class BelievedJudge:
         if live.id not in self.held:
             raise ApiError(503, "judged_elsewhere", "not judged here")
 
-    def committed(self, live: LiveGame) -> None:
+    def committed(self, live: LiveGame, events: list[Event]) -> None:
         pass
 
     def lost(self, live: LiveGame) -> None:
@@ -127,3 +127,51 @@ async def scenario(db: str, seed: int) -> None:
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_only_changes_made_from_the_stored_state_are_committed(any_db: str, seed: int) -> None:
     asyncio.run(scenario(any_db, seed))
+
+
+def test_the_fences_of_a_batch_refuse_it_whole_when_one_is_stale(any_db: str) -> None:
+    """The store checks the fences of a batch in one statement: all hold and the rows are
+    written, or one is stale and nothing is (the store then commits the jobs one by one)."""
+    from sansu.server.models import games as games_table
+    from sansu.server.store import Rows, Store
+
+    async def run() -> None:
+        service, _ = node(any_db)
+        try:
+            made = [(await service.create("uttt"))[0] for _ in range(2)]
+
+            def batch(seen: list[int]) -> list[Rows]:
+                jobs = []
+                for live, at in zip(made, seen, strict=True):
+                    rows = Rows()
+                    rows.fence(games_table, live.id, "seq", at, at + 1)
+                    rows.update(games_table, live.id, {"version": 7})
+                    jobs.append(rows)
+                return jobs
+
+            def stored() -> list[tuple[int, int]]:
+                return service.store.read_now(
+                    lambda c: [
+                        tuple(c.execute(
+                            select(games_table.c.seq, games_table.c.version)
+                            .where(games_table.c.id == live.id)
+                        ).one())
+                        for live in made
+                    ]
+                )  # fmt: skip
+
+            before = stored()
+            seqs = [seq for seq, _ in before]
+            with pytest.raises(Fenced):
+                service.store.write_now(
+                    lambda c: Store.write_rows(c, batch([seqs[0], seqs[1] - 1]))
+                )
+            assert stored() == before
+            service.store.write_now(lambda c: Store.write_rows(c, batch(seqs)))
+            assert stored() == [(seq + 1, 7) for seq in seqs]
+        finally:
+            await service.stop()
+            await service.store.drain()
+            service.store.close()
+
+    asyncio.run(run())

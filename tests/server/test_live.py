@@ -114,3 +114,23 @@ def test_spectators_cannot_move_and_bad_tokens_are_turned_away(api: Api) -> None
         assert ws.receive_json()["code"] == "wrong_token"
     with api.client.websocket_connect("/api/games/nosuchgame/ws") as ws:
         assert ws.receive_json()["code"] == "no_such_game"
+
+
+def test_a_change_while_the_hello_is_prepared_is_not_lost(api: Api) -> None:
+    """A move committed while a connecting socket's hello is being prepared (the seats'
+    ratings are read from the store) is in the hello: the socket is not left behind."""
+    gid, tokens = api.two_players("uttt")
+    service = api.client.app.state.service
+    decorate = service.rated.decorate
+    moved: list[int] = []
+
+    async def slow_decorate(live, data):  # type: ignore[no-untyped-def]
+        if not moved:
+            moved.append((await service.play(gid, tokens[0], "r5c5", 0)).seq)
+        return await decorate(live, data)
+
+    service.rated.decorate = slow_decorate
+    with api.client.websocket_connect(f"/api/games/{gid}/ws?since=0") as ws:
+        hello = ws.receive_json()
+    assert moved and hello["seq"] == moved[0] and hello["state"] == 1
+    assert hello["view"]["last_move"] == "r5c5"

@@ -3,9 +3,10 @@
 Each game being played has one **judging node**, the holder of its lease
 (:mod:`~sansu.server.leases`): only the judge changes the game, runs its
 clocks and its computer. Another node keeps, for its own clients, a copy of
-the game that it refreshes from the database when the judge announces new
-events (:mod:`~sansu.server.fanout`), and hands their moves, resignations
-and joins to the judge (or becomes the judge when the lease is free).
+the game that it brings up to date with the judge's news of each change
+(:mod:`~sansu.server.fanout`, :mod:`~sansu.server.game_news`), reading the
+database only to fill a gap, and hands their moves, resignations and joins
+to the judge (or becomes the judge when the lease is free).
 
 The database is the truth and the fence: every commit is conditional on the
 event number it was made from (``UPDATE games ... WHERE seq = N``), so a
@@ -31,10 +32,12 @@ from sqlalchemy import Connection, select, update
 from sansu.server.background import Background
 from sansu.server.errors import ApiError
 from sansu.server.fanout import Fanout
+from sansu.server.game_news import apply_news, news_of
 from sansu.server.leases import LEASE_MS, RENEW_EVERY, Leases
-from sansu.server.live import LiveGame, SignedIn, Who
+from sansu.server.live import Event, LiveGame, SignedIn, Who
 from sansu.server.models import games as games_table
 from sansu.server.service import GameService, games_needing_server
+from sansu.server.store import Fenced
 from sansu.server.users import get_user
 
 log = logging.getLogger("sansu.server")
@@ -42,10 +45,8 @@ log = logging.getLogger("sansu.server")
 ROUTED = ("play", "resign", "take_back", "offer_rematch", "decline_rematch")
 """The service's calls ``(game_id, who, *args)`` that change a game: run by its judge."""
 KEEP_ON_REFRESH = frozenset({"lock", "events", "touched"})
-
-
-class Fenced(Exception):
-    """The game changed in the database since this node's copy: the commit is refused."""
+ELSEWHERE = "judged_elsewhere"
+"""The error of a node asked to change a game that another node judges."""
 
 
 def encode_who(who: Who) -> Any:
@@ -85,13 +86,18 @@ class Cluster:
         self.fanout = Fanout(self.redis, self.node, self._news, self._request, self._resync)
         self.renew_every = renew_every
         self.held: set[str] = set()
-        """Games this node judges."""
-        self.delivered: dict[str, int] = {}
-        """Last event number sent to this node's clients, by game it does not judge."""
+        """Games this node judges. The copies of the others are as up to date as what
+        this node's clients were sent: ``live.seq`` is the last event number they had."""
+        self.judge_of: dict[str, str] = {}
+        """The node that last answered for each game judged elsewhere."""
         self._syncing: dict[str, asyncio.Lock] = {}
         self._local: dict[str, Callable[..., Awaitable[Any]]] = {}
         self.background = Background()
         self.takeovers = 0
+        self.applied = 0
+        """News applied to a copy in memory."""
+        self.reads = 0
+        """Copies refreshed from the store (a gap in the news, a lost lease, a takeover)."""
 
     # -- wiring ------------------------------------------------------------------------
 
@@ -134,11 +140,12 @@ class Cluster:
         except RedisError as error:
             log.warning("game %s: no lease: %s", live.id, error)
             raise ApiError(503, "cluster_unavailable", "the cluster is unavailable") from None
-        raise ApiError(503, "judged_elsewhere", "another node judges this game; try again")
+        raise ApiError(503, ELSEWHERE, "another node judges this game; try again")
 
     @staticmethod
     def fence(game_id: str, seen: int, new: int) -> Callable[[Connection], None]:
-        """A write that refuses the commit unless the stored game is still at event ``seen``."""
+        """A write that refuses the commit unless the stored game is still at event ``seen``
+        (the rounds' commits fence the same way, merged per batch: ``Rows.fence``)."""
 
         def check(c: Connection) -> None:
             done = c.execute(
@@ -151,9 +158,8 @@ class Cluster:
 
         return check
 
-    def committed(self, live: LiveGame) -> None:
-        self.delivered[live.id] = live.seq
-        self.fanout.announce(live.id, live.seq)
+    def committed(self, live: LiveGame, events: list[Event]) -> None:
+        self.fanout.announce(news_of(live, events))
 
     def lost(self, live: LiveGame) -> None:
         """A commit failed: maybe another node committed first. Judge no more; refresh."""
@@ -168,9 +174,6 @@ class Cluster:
             timer = self.service.timekeeper.timers.pop(game_id, None)
             if timer is not None:
                 timer.cancel()
-            live = self.rounds.games.get(game_id)
-            if live is not None:
-                self.delivered[game_id] = live.seq
         self.background.spawn(self.sync(game_id))
 
     async def take(self, game_id: str) -> bool:
@@ -202,18 +205,21 @@ class Cluster:
         """Brings the copy ``live`` up to the database's state, in place (sockets hold it),
         and sends this node's clients the events they have not had (under the sync lock)."""
         game_id = live.id
-        since = self.delivered.get(game_id, live.seq)
+        since = live.seq
+        self.reads += 1
         fresh = await asyncio.to_thread(self.rounds._load, game_id)
-        events = await self.service.events_since(fresh, since) if fresh.seq > since else []
+        if fresh.seq <= since:
+            return
+        events = await self.service.events_since(fresh, since)
         if self.rounds.games.get(game_id) is not live or (game_id in self.held) != judging:
             return
         self._copy(live, fresh)  # no await from here on: nobody sees a half-sent change
+        live.events.extend(events)
         for event in events:
             shown = live
             if event.position and event.state < live.version:
                 shown = self._past(live, event.state) or live
             self.service.hub.publish(shown, [event])
-        self.delivered[game_id] = live.seq
 
     @staticmethod
     def _past(live: LiveGame, version: int) -> LiveGame | None:
@@ -246,10 +252,12 @@ class Cluster:
 
     # -- the copies of the games other nodes judge -------------------------------------
 
-    async def sync(self, game_id: str, *, watched: bool = False) -> None:
-        """Refreshes this node's copy of a game judged elsewhere and sends its clients the
-        events they have not had, in order, each once. ``watched``: only if a client
-        here watches it (the others are refreshed when asked for, by :meth:`get`)."""
+    async def sync(self, game_id: str, *, watched: bool = False, upto: int | None = None) -> None:
+        """Refreshes this node's copy of a game judged elsewhere from the store and sends
+        its clients the events they have not had, in order, each once. ``watched``: only
+        if a client here watches it (the others are refreshed when asked for, by
+        :meth:`get`); ``upto``: only if the copy is not yet at that event number (the
+        news under way are applied first)."""
         lock = self._syncing.setdefault(game_id, asyncio.Lock())
         async with lock:
             live = self.rounds.games.get(game_id)
@@ -257,13 +265,32 @@ class Cluster:
                 return
             if watched and not self.service.hub.connections.get(game_id):
                 return
+            if upto is not None and live.seq >= upto:
+                return
             await self._catch_up(live, judging=False)
 
-    async def _check_copies(self) -> None:
-        """Catches up the watched copies whose stored game moved on without news reaching
-        this node (a socket that arrived just after the news, Redis away), and stops
-        judging a game another node committed (this node missed that it lost it)."""
-        watched = [g for g in self.service.hub.connections if g not in self.held]
+    async def _follow(self, news: dict[str, Any]) -> None:
+        """Applies a judge's news to this node's copy and sends its clients the events;
+        reads the store instead when the news does not follow on from the copy."""
+        game_id = str(news["g"])
+        async with self._syncing.setdefault(game_id, asyncio.Lock()):
+            live = self.rounds.games.get(game_id)
+            if live is None or game_id in self.held or int(news["seq"]) <= live.seq:
+                return
+            events = apply_news(live, news)
+            if events is None:
+                log.info("game %s: a gap in the news at %d; reading the store", game_id, live.seq)
+                await self._catch_up(live, judging=False)
+                return
+            self.applied += 1
+            self.service.hub.publish(live, events)
+
+    async def _check_copies(self, *, every: bool = False) -> None:
+        """Catches up the watched copies (``every``: all copies) whose stored game moved on
+        without news reaching this node (the last news lost while Redis was away), and
+        stops judging a game another node committed (this node missed that it lost it)."""
+        copies = self.rounds.games if every else self.service.hub.connections
+        watched = [g for g in copies if g not in self.held]
         watched += [g for g in self.held if g in self.rounds.games]
         if not watched:
             return
@@ -282,21 +309,28 @@ class Cluster:
                 if seq > live.seq and not live.lock.locked():
                     log.warning("game %s: committed elsewhere while judged here", game_id)
                     self._drop(game_id)
-            elif seq > self.delivered.get(game_id, live.seq):
-                await self.sync(game_id, watched=True)
+            elif seq > live.seq:
+                await self.sync(game_id, watched=not every, upto=seq)
 
-    def _news(self, game_id: str, seq: int, node: str) -> None:
+    def _news(self, news: dict[str, Any]) -> None:
+        game_id = str(news["g"])
         if game_id in self.held:
+            node = news.get("node")
             log.warning("game %s: node %s committed while this node judged it", game_id, node)
             self._drop(game_id)
-        elif game_id in self.rounds.games and seq > self.delivered.get(game_id, -1):
-            self.background.spawn(self.sync(game_id, watched=True))
+        elif game_id in self.rounds.games:
+            self.background.spawn(self._follow(news))
 
     def _resync(self) -> None:
-        """After (re)connecting to Redis: catch up on the news that may have been missed."""
-        for game_id in list(self.rounds.games):
-            if game_id not in self.held:
-                self.background.spawn(self.sync(game_id, watched=True))
+        """After (re)connecting to Redis: catch up on the news that may have been missed
+        (one read of the stored event numbers, then the store for the copies behind)."""
+        self.background.spawn(self._resync_copies())
+
+    async def _resync_copies(self) -> None:
+        try:
+            await self._check_copies(every=True)
+        except Exception:
+            log.exception("cannot catch up after reconnecting to Redis")
 
     # -- forwarding to the judge -------------------------------------------------------
 
@@ -309,7 +343,7 @@ class Cluster:
             )
             if isinstance(reply, LiveGame):
                 return reply
-            await self.sync(game_id)
+            await self.sync(game_id, upto=reply.get("seq"))  # its news came first, as a rule
             return await self.rounds.get(str(reply["game"]))
 
         return routed
@@ -333,15 +367,22 @@ class Cluster:
         )
         if isinstance(reply, tuple):
             return reply
-        await self.sync(game_id)
+        await self.sync(game_id, upto=reply.get("seq"))
         live = await self.rounds.get(game_id)
         return live, int(reply["seat"]), str(reply["token"])
 
     async def get(self, game_id: str) -> LiveGame:
-        """The game as stored now: a copy of a game judged elsewhere is refreshed first
-        (so a client coming from another node never gets an older state than it had)."""
+        """The game as stored now: a copy of a game judged elsewhere is brought up to the
+        stored event number first (so a client coming from another node never gets an
+        older state than it had); only that number is read, unless news went missing."""
         if game_id in self.rounds.games and game_id not in self.held:
-            await self.sync(game_id)
+            stored = await self.service.store.read(
+                lambda c: c.execute(
+                    select(games_table.c.seq).where(games_table.c.id == game_id)
+                ).scalar()
+            )
+            if stored is not None:
+                await self.sync(game_id, upto=int(stored))
         return await self._local["get"](game_id)
 
     async def create(self, *args: Any, **kwargs: Any) -> Any:
@@ -361,27 +402,37 @@ class Cluster:
     async def _judged(
         self, game_id: str, here: Callable[[], Awaitable[Any]], request: dict[str, Any]
     ) -> Any:
-        """Runs ``here`` if this node judges (or can judge) the game, else asks its judge;
-        waits out a dead judge's lease."""
+        """Runs ``here`` if this node judges (or can judge) the game, else asks its judge
+        (the one that answered last time at once, without asking Redis who it is; the
+        lease decides again if it no longer judges); waits out a dead judge's lease."""
         loop = asyncio.get_running_loop()
         give_up = loop.time() + self.leases.lease_ms / 1000 + 4.0
         while True:
-            if await self.take(game_id):
-                return await here()
-            try:
-                judge = await self.leases.holder(game_id)
-            except RedisError as error:
-                log.warning("game %s: no lease: %s", game_id, error)
-                raise ApiError(503, "cluster_unavailable", "the cluster is unavailable") from None
+            judge = None if game_id in self.held else self.judge_of.pop(game_id, None)
+            known = judge is not None
+            if not known:
+                if await self.take(game_id):
+                    return await here()
+                try:
+                    judge = await self.leases.holder(game_id)
+                except RedisError as error:
+                    log.warning("game %s: no lease: %s", game_id, error)
+                    raise ApiError(
+                        503, "cluster_unavailable", "the cluster is unavailable"
+                    ) from None
             if judge is not None and judge != self.node:
                 try:
                     reply = await self.fanout.ask(judge, request)
                 except TimeoutError:
                     reply = None
-                if reply is not None:
+                moved = reply is not None and reply.get("error", {}).get("code") == ELSEWHERE
+                if reply is not None and not moved:
+                    self.judge_of[game_id] = judge
                     if "error" in reply:
                         raise refused(reply)
                     return reply
+                if known:
+                    continue  # who judges now: the lease says, at once
             if loop.time() > give_up:
                 raise ApiError(503, "judge_unavailable", "the game's judge does not answer")
             await asyncio.sleep(0.25)
@@ -390,7 +441,7 @@ class Cluster:
         """Answers another node's forwarded request, if this node judges the game."""
         game_id = str(request["g"])
         if not await self.take(game_id):
-            raise ApiError(503, "judged_elsewhere", "another node judges this game; try again")
+            raise ApiError(503, ELSEWHERE, "another node judges this game; try again")
         args = list(request.get("args") or [])
         if request["op"] == "join":
             seat, name, token, user_id = args
@@ -398,11 +449,12 @@ class Cluster:
             if user_id is not None:
                 user = await self.service.store.read(lambda c: get_user(c, int(user_id)))
             live, taken, seat_token = await self._local["join"](game_id, seat, name, token, user)
-            return {"game": live.id, "seat": taken, "token": seat_token}
+            return {"game": live.id, "seat": taken, "token": seat_token, "seq": live.seq}
         if request["op"] not in ROUTED:
             raise ApiError(400, "bad_request", "unknown forwarded call")
         live = await self._run(request["op"], game_id, decode_who(request.get("who")), args)
-        return {"game": live.id}
+        asked = self.rounds.games.get(game_id)
+        return {"game": live.id, "seq": None if asked is None else asked.seq}
 
     # -- leases: renewing, sweeping ----------------------------------------------------
 
@@ -415,6 +467,11 @@ class Cluster:
                 for game_id in [g for g in self.held if g not in self.rounds.games]:
                     self.held.discard(game_id)
                     await self.leases.release(game_id)
+                for game_id in [g for g in self.judge_of if g not in self.rounds.games]:
+                    del self.judge_of[game_id]
+                for game_id, lock in list(self._syncing.items()):
+                    if game_id not in self.rounds.games and not lock.locked():
+                        del self._syncing[game_id]
                 for game_id in await self.leases.renew(list(self.held)):
                     log.warning("game %s: its lease went to another node", game_id)
                     self._drop(game_id)

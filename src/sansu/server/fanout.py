@@ -2,14 +2,19 @@
 
 Two kinds travel:
 
-- **news** of a game (``sansu:games``): "game G now has events up to number
-  N", published by the judge after each commit. It carries no event: a node
-  reads the events from the database, where they are numbered and committed,
-  so a message lost (Redis restarting) or repeated can neither skip nor
-  repeat an event for a client — the next news, or the resync after a
-  reconnection, brings everything after the last number delivered.
+- **news** of a game, published by its judge after each commit on one of 16
+  lanes (``sansu:games:N``, N from the game id, as lila's Redis channels):
+  the change's events with their numbers and what the other nodes need to
+  apply it to their copy (:mod:`~sansu.server.game_news`). The events are
+  committed and numbered in the database first, so a news lost (Redis
+  restarting) or repeated can neither skip nor repeat an event for a client:
+  a node that sees a gap in the numbers reads the store.
 - **requests** to a judging node (``sansu:node:ID``) and their replies: a
   move, a resignation or a join made on a node that does not judge the game.
+
+A node publishes its news and replies in order, from one queue, in batches
+(one round trip for all that waits): a game's news arrive in the order of its
+commits, and a reply after the news of the change it answers.
 
 The reader reconnects by itself; after each (re)connection it calls
 ``on_connect`` so the node catches up on what it may have missed.
@@ -22,6 +27,7 @@ import contextlib
 import json
 import logging
 import uuid
+import zlib
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -34,16 +40,27 @@ from sansu.server.errors import ApiError
 log = logging.getLogger("sansu.server")
 
 NEWS = "sansu:games"
+LANES = 16
+"""News channels: a game's news always go on the same one, so they stay in order."""
 REQUEST_TIMEOUT = 3.0
 """Seconds to wait for a judging node's reply before asking again who judges."""
 RECONNECT_EVERY = 0.5
+BATCH = 256
+"""Most messages published in one round trip."""
 
 
 def node_channel(node: str) -> str:
     return f"sansu:node:{node}"
 
 
-NewsHandler = Callable[[str, int, str], None]
+def news_channel(game_id: str) -> str:
+    """The lane of ``game_id``'s news."""
+    return f"{NEWS}:{zlib.crc32(game_id.encode('utf-8', 'surrogatepass')) % LANES}"
+
+
+NEWS_CHANNELS = frozenset(f"{NEWS}:{lane}" for lane in range(LANES))
+
+NewsHandler = Callable[[dict[str, Any]], None]
 RequestHandler = Callable[[dict[str, Any]], Awaitable[dict[str, Any]]]
 
 
@@ -64,21 +81,34 @@ class Fanout:
         self.on_request = on_request
         self.on_connect = on_connect
         self._waiting: dict[str, asyncio.Future[dict[str, Any]]] = {}
+        self._outbox: asyncio.Queue[tuple[str, str]] = asyncio.Queue()
         self.background = Background()
         self.connected = asyncio.Event()
+        self.published = 0
+        self.batches = 0
 
     # -- out -------------------------------------------------------------------------
 
-    def announce(self, game_id: str, seq: int) -> None:
-        """Tells every node that ``game_id`` has committed events up to ``seq``."""
-        message = json.dumps({"g": game_id, "seq": seq, "node": self.node})
-        self.background.spawn(self._publish(NEWS, message))
+    def announce(self, news: dict[str, Any]) -> None:
+        """Tells every node the news of game ``news["g"]`` (see :mod:`game_news`)."""
+        message = json.dumps({**news, "node": self.node}, separators=(",", ":"))
+        self._outbox.put_nowait((news_channel(str(news["g"])), message))
 
-    async def _publish(self, channel: str, message: str) -> None:
-        try:
-            await self.redis.publish(channel, message)
-        except RedisError as error:  # the others catch up from the store on reconnection
-            log.warning("cannot publish to %s: %s", channel, error)
+    async def _publisher(self) -> None:
+        """Publishes the queued messages in order, all that wait in one round trip."""
+        while True:
+            batch = [await self._outbox.get()]
+            while len(batch) < BATCH and not self._outbox.empty():
+                batch.append(self._outbox.get_nowait())
+            try:
+                async with self.redis.pipeline(transaction=False) as pipe:
+                    for channel, message in batch:
+                        pipe.publish(channel, message)
+                    await pipe.execute()
+                self.published += len(batch)
+                self.batches += 1
+            except (RedisError, OSError) as error:  # the others fill the gap from the store
+                log.warning("cannot publish %d cluster messages: %s", len(batch), error)
 
     async def ask(self, node: str, request: dict[str, Any]) -> dict[str, Any]:
         """Sends ``request`` to ``node`` and waits for its reply; ``TimeoutError`` if none."""
@@ -101,11 +131,13 @@ class Fanout:
     # -- in --------------------------------------------------------------------------
 
     async def run(self) -> None:
-        """Reads news, requests and replies until cancelled, reconnecting as needed."""
+        """Reads news, requests and replies until cancelled, reconnecting as needed (and
+        publishes this node's own messages meanwhile)."""
+        self.background.spawn(self._publisher())
         while True:
             pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
             try:
-                await pubsub.subscribe(NEWS, node_channel(self.node))
+                await pubsub.subscribe(*sorted(NEWS_CHANNELS), node_channel(self.node))
                 self.connected.set()
                 self.on_connect()
                 while True:
@@ -128,9 +160,12 @@ class Fanout:
             return
         channel = message["channel"]
         channel = channel.decode() if isinstance(channel, bytes) else channel
-        if channel == NEWS:
-            if data.get("node") != self.node:
-                self.on_news(str(data["g"]), int(data["seq"]), str(data.get("node")))
+        if channel in NEWS_CHANNELS:
+            if isinstance(data, dict) and data.get("node") != self.node:
+                try:
+                    self.on_news(data)
+                except Exception:  # a news this node cannot read: the store has it
+                    log.exception("a cluster news was ignored")
         elif "reply" in data:
             future = self._waiting.get(data["reply"])
             if future is not None and not future.done():
@@ -147,7 +182,7 @@ class Fanout:
             log.exception("a forwarded request failed")
             reply = {"error": {"status": 500, "code": "internal", "message": "the server failed"}}
         reply["reply"] = request["rid"]
-        await self._publish(node_channel(str(request["from"])), json.dumps(reply))
+        self._outbox.put_nowait((node_channel(str(request["from"])), json.dumps(reply)))
 
     async def stop(self) -> None:
         await self.background.stop()

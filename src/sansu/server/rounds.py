@@ -52,9 +52,7 @@ class Judge(Protocol):
 
     async def before_commit(self, live: LiveGame) -> None: ...
 
-    def fence(self, game_id: str, seen: int, new: int) -> Callable[[Connection], None]: ...
-
-    def committed(self, live: LiveGame) -> None: ...
+    def committed(self, live: LiveGame, events: list[Event]) -> None: ...
 
     def lost(self, live: LiveGame) -> None: ...
 
@@ -185,6 +183,8 @@ class Rounds:
 
     def _load(self, game_id: str) -> LiveGame:
         def read(c: Connection) -> tuple[Any, list[Any], list[Any]]:
+            if c.dialect.name == "postgresql":  # one snapshot: another node's commit whole or not
+                c.execution_options(isolation_level="REPEATABLE READ")
             row = c.execute(select(games_table).where(games_table.c.id == game_id)).first()
             if row is None:
                 raise errors.not_found(game_id)
@@ -262,9 +262,12 @@ class Rounds:
         fields = dict(row or {})
         fields["seq"] = live_seq
         fields["updated_at"] = change.now
+        fenced = self.judge is not None
 
         def rows() -> Rows:
             out = Rows()
+            if fenced:  # committed only over the stored event number it was made from
+                out.fence(games_table, live.id, "seq", live.seq, live_seq)
             for table, values in change.inserts:
                 out.insert(table, values)
             for e in change.events:
@@ -275,7 +278,6 @@ class Rounds:
         writes = list(change.writes)
         if self.judge is not None:
             await self.judge.before_commit(live)
-            writes.insert(0, self.judge.fence(live.id, live.seq, live_seq))
         job: Any = rows()
         if writes:
 
@@ -299,7 +301,7 @@ class Rounds:
         live.events.extend(change.events)
         self.hub.publish(live, change.events)
         if self.judge is not None:
-            self.judge.committed(live)
+            self.judge.committed(live, change.events)
         self.changed(live)
         if was_active and live.status == "finished":
             for listener in self._finish_listeners:

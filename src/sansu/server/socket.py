@@ -87,6 +87,8 @@ def add_socket_route(
             else []
         )
         hello = await service.rated.decorate(live, game_json(service, live, held))
+        while hello["seq"] != live.seq:  # changed while the ratings were read: say it all
+            hello = await service.rated.decorate(live, game_json(service, live, held))
         hello.pop("presence", None)
         hello.update(type="hello", missed=missed)
         connection.send(dumps(hello))

@@ -42,11 +42,18 @@ class Rows:
     for each other's commits), so merging cannot reorder what matters.
     """
 
-    __slots__ = ("inserts", "updates")
+    __slots__ = ("fences", "inserts", "updates")
 
     def __init__(self) -> None:
         self.inserts: list[tuple[Table, dict[str, Any]]] = []
         self.updates: list[tuple[Table, Any, dict[str, Any]]] = []
+        self.fences: list[tuple[Table, Any, str, Any, Any]] = []
+
+    def fence(self, table: Table, key: Any, column: str, seen: Any, new: Any) -> None:
+        """Writes nothing unless ``column`` of the row ``key`` still holds ``seen`` (it is
+        then set to ``new``): a change made from a stale copy is refused whole
+        (:class:`Fenced`). The fences of a batch are checked in one statement."""
+        self.fences.append((table, key, column, seen, new))
 
     def insert(self, table: Table, row: dict[str, Any]) -> None:
         self.inserts.append((table, row))
@@ -70,6 +77,16 @@ def _update_statement(table: Table, names: tuple[str, ...]) -> Any:
         table.update()
         .where(table.c.id == bindparam("k_id"))
         .values({name: bindparam(f"v_{name}", type_=table.c[name].type) for name in names})
+    )
+
+
+@functools.cache
+def _fence_statement(table: Table, column: str) -> Any:
+    """``UPDATE table SET column = :v_new WHERE id = :k_id AND column = :k_seen``."""
+    return (
+        table.update()
+        .where(table.c.id == bindparam("k_id"), table.c[column] == bindparam("k_seen"))
+        .values({column: bindparam("v_new", type_=table.c[column].type)})
     )
 
 
@@ -133,6 +150,10 @@ def migrate(engine: Engine) -> None:
 
 class StoreError(Exception):
     """The store could not commit a change (the change did not happen)."""
+
+
+class Fenced(Exception):
+    """A fenced row changed since the change was made from it: nothing is written."""
 
 
 class _Job:
@@ -360,6 +381,14 @@ class Store:
         """Writes the rows of ``jobs``: one statement per table and kind."""
         inserts: dict[Table, list[dict[str, Any]]] = {}
         updates: dict[tuple[Table, tuple[str, ...]], list[dict[str, Any]]] = {}
+        fences: dict[tuple[Table, str], list[dict[str, Any]]] = {}
+        for job in jobs:
+            for table, key, column, seen, new in job.fences:
+                fence = {"k_id": key, "k_seen": seen, "v_new": new}
+                fences.setdefault((table, column), []).append(fence)
+        for (table, column), params in fences.items():
+            if connection.execute(_fence_statement(table, column), params).rowcount != len(params):
+                raise Fenced(", ".join(str(p["k_id"]) for p in params))
         for job in jobs:
             for table, row in job.inserts:
                 inserts.setdefault(table, []).append(row)
