@@ -18,7 +18,6 @@ then (see each part). The reader reconnects by itself.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 import logging
 import uuid
@@ -30,11 +29,11 @@ from redis.exceptions import RedisError
 
 from sansu.server.background import Background
 from sansu.server.errors import ApiError
+from sansu.server.pubsub import listen
 
 log = logging.getLogger("sansu.server")
 
 PREFIX = "sansu:shared:"
-RECONNECT_EVERY = 0.5
 MAX_WAITING = 10_000
 """Messages waiting to be published before new ones are dropped (Redis away)."""
 
@@ -138,26 +137,18 @@ class Bus:
     # -- in ---------------------------------------------------------------------------
 
     async def _read(self) -> None:
-        while True:
-            pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
-            try:
-                await pubsub.subscribe(
-                    *(topic_channel(t) for t in self._listeners), node_channel(self.node)
-                )
-                self.connected.set()
-                for callback in self._on_connect:
-                    callback()
-                while True:
-                    message = await pubsub.get_message(timeout=1.0)
-                    if message is not None:
-                        self._receive(message)
-            except (RedisError, OSError) as error:
-                self.connected.clear()
-                log.warning("cluster bus interrupted (%s); reconnecting", error)
-            finally:
-                with contextlib.suppress(Exception):
-                    await pubsub.aclose()
-            await asyncio.sleep(RECONNECT_EVERY)
+        await listen(
+            self.redis,
+            [*(topic_channel(t) for t in self._listeners), node_channel(self.node)],
+            connected=self.connected,
+            on_connect=self._connected,
+            receive=self._receive,
+            what="cluster bus",
+        )
+
+    def _connected(self) -> None:
+        for callback in self._on_connect:
+            callback()
 
     def _receive(self, message: dict[str, Any]) -> None:
         try:

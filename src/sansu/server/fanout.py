@@ -23,7 +23,6 @@ The reader reconnects by itself; after each (re)connection it calls
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 import logging
 import uuid
@@ -36,6 +35,7 @@ from redis.exceptions import RedisError
 
 from sansu.server.background import Background
 from sansu.server.errors import ApiError
+from sansu.server.pubsub import listen
 
 log = logging.getLogger("sansu.server")
 
@@ -44,7 +44,6 @@ LANES = 16
 """News channels: a game's news always go on the same one, so they stay in order."""
 REQUEST_TIMEOUT = 3.0
 """Seconds to wait for a judging node's reply before asking again who judges."""
-RECONNECT_EVERY = 0.5
 BATCH = 256
 """Most messages published in one round trip."""
 
@@ -134,23 +133,14 @@ class Fanout:
         """Reads news, requests and replies until cancelled, reconnecting as needed (and
         publishes this node's own messages meanwhile)."""
         self.background.spawn(self._publisher())
-        while True:
-            pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
-            try:
-                await pubsub.subscribe(*sorted(NEWS_CHANNELS), node_channel(self.node))
-                self.connected.set()
-                self.on_connect()
-                while True:
-                    message = await pubsub.get_message(timeout=1.0)
-                    if message is not None:
-                        self._receive(message)
-            except (RedisError, OSError) as error:
-                self.connected.clear()
-                log.warning("cluster messages interrupted (%s); reconnecting", error)
-            finally:
-                with contextlib.suppress(Exception):
-                    await pubsub.aclose()
-            await asyncio.sleep(RECONNECT_EVERY)
+        await listen(
+            self.redis,
+            [*sorted(NEWS_CHANNELS), node_channel(self.node)],
+            connected=self.connected,
+            on_connect=self.on_connect,
+            receive=self._receive,
+            what="cluster messages",
+        )
 
     def _receive(self, message: dict[str, Any]) -> None:
         try:
