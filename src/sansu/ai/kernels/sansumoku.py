@@ -33,7 +33,7 @@ from sansu.ai.kernels.tree import (
     reward_of,
     select_child,
 )
-from sansu.ai.kernels.uttt import LINE, LOW, POP, WINNING
+from sansu.ai.kernels.uttt import LINE, LOW, NTH, POP, WINNING
 from sansu.ai.kernels.valuenet import MAX_ACTIVE, encode, forward, reward_for
 from sansu.core.sections import CELL_OF_BIT, FULL, PLACES
 
@@ -254,9 +254,7 @@ def playout(st, meta, policy):
             m = st[LEGAL + s]
             c = POP[m]
             if k < c:
-                for _ in range(k):
-                    m &= m - 1
-                play(st, 9 * s + LOW[m])
+                play(st, 9 * s + NTH[16 * m + k])
                 break
             k -= c
     return st[RESULT]

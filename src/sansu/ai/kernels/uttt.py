@@ -46,6 +46,13 @@ DRAWN = 2
 LINE = np.array(HAS_LINE, dtype=np.int8)
 POP = np.array([bin(m).count("1") for m in range(512)], dtype=np.int64)
 LOW = np.array([(m & -m).bit_length() - 1 for m in range(512)], dtype=np.int64)
+NTH = np.array(
+    [[p for p in range(9) if m >> p & 1][k] if k < bin(m).count("1") else -1
+     for m in range(512) for k in range(16)],
+    dtype=np.int8,
+)  # fmt: skip
+"""``NTH[16 * mask + k]``: the position of the ``k``-th set bit of a 9-bit ``mask`` (from 0),
+so that a playout picks a random empty cell by one look-up instead of a loop."""
 WINNING = np.array(
     [sum(1 << p for p in range(9) if not m >> p & 1 and HAS_LINE[m | 1 << p]) for m in range(512)],
     dtype=np.int64,
@@ -157,9 +164,7 @@ def random_move(st, meta):
     t = st[TARGET]
     if t != FREE and not closed >> t & 1:
         empty = FULL & ~(st[MARKS0 + t] | st[MARKS1 + t])
-        for _ in range(below(meta, POP[empty])):
-            empty &= empty - 1
-        return 9 * t + LOW[empty]
+        return 9 * t + NTH[16 * empty + below(meta, POP[empty])]
     total = 0
     for s in range(9):
         if not closed >> s & 1:
@@ -171,9 +176,7 @@ def random_move(st, meta):
         empty = FULL & ~(st[MARKS0 + s] | st[MARKS1 + s])
         c = POP[empty]
         if k < c:
-            for _ in range(k):
-                empty &= empty - 1
-            return 9 * s + LOW[empty]
+            return 9 * s + NTH[16 * empty + k]
         k -= c
     return -1
 
