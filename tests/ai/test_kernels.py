@@ -234,3 +234,31 @@ def test_the_playouts_threat_helpers_agree_with_the_engine() -> None:
                 checked += 1
             state = state.play(rng.choice(state.legal_moves()))
     assert checked > 10_000
+
+
+def test_the_playouts_random_move_is_legal_and_uniform() -> None:
+    # A free move is drawn by rejection (random cells until an empty one of an open
+    # section), or for max0 by counting: every legal move comes up, nothing else does,
+    # at even odds.
+    game = sansu.load_game("uttt")
+    rng = random.Random(8)
+    tree = Tree(1, 21)
+    free = 0
+    for _ in range(12):
+        state = game.initial_state()
+        while state.result is None:
+            st_ = UK.from_state(state)
+            legal = {m.bit for m in state.legal_moves()}
+            draws = 40 * len(legal)
+            for counted in (0, 1):
+                counts: dict[int, int] = {}
+                for _ in range(draws):
+                    code = int(UK.random_move(st_, tree.meta, counted))
+                    counts[code] = counts.get(code, 0) + 1
+                assert set(counts) == legal
+                if len(legal) > 9:
+                    free += 1
+                    # Each count is about Binomial(draws, 1/n): mean 40, sd about 6.3.
+                    assert min(counts.values()) > 5 and max(counts.values()) < 90
+            state = state.play(rng.choice(state.legal_moves()))
+    assert free > 20

@@ -33,7 +33,17 @@ from sansu.ai.kernels.tree import (
     reward_of,
     select_child,
 )
-from sansu.ai.kernels.uttt import LINE, LOW, NTH, POP, WINNING
+from sansu.ai.kernels.uttt import (
+    LINE,
+    LOW,
+    NTH,
+    POP,
+    PRIOR_BLOCK,
+    PRIOR_FREE_MOVE,
+    PRIOR_SEND_TO_WIN,
+    PRIOR_WIN_SECTION,
+    WINNING,
+)
 from sansu.ai.kernels.valuenet import MAX_ACTIVE, encode, forward, reward_for
 from sansu.core.sections import CELL_OF_BIT, FULL, PLACES
 
@@ -62,6 +72,9 @@ ALLOWED = np.array(
 
 PLAYOUT_UNIFORM = 0
 PLAYOUT_WINS = 1
+PRIOR = 8
+"""Added to a search's policy: a new child starts with a head start or handicap from
+:func:`prior` (progressive bias, as in the Ultimate Tic-Tac-Toe kernel)."""
 
 
 MAX_MOVES = 81
@@ -261,6 +274,33 @@ def playout(st, meta, policy):
 
 
 @njit(cache=True)
+def prior(st, code):
+    """A cheap judgement of ``code`` for the player to move, in simulations' worth of reward
+    (see the Ultimate Tic-Tac-Toe kernel's): winning its section or taking the opponent's
+    winning cell there is good; giving the opponent a wildcard, or sending them to a section
+    where a cell they may use now would win it, is bad."""
+    s = code // 9
+    p = code % 9
+    player = st[TO_MOVE]
+    mine = st[9 * player + s] | 1 << p
+    theirs = st[9 * (1 - player) + s]
+    h = 0.0
+    closes = False
+    if LINE[mine]:
+        h += PRIOR_WIN_SECTION
+        closes = True
+    elif mine | theirs == FULL:
+        closes = True
+    if WINNING[theirs] >> p & 1:
+        h += PRIOR_BLOCK
+    if st[CLOSED] >> p & 1 or (closes and p == s):
+        h += PRIOR_FREE_MOVE
+    elif p != s and WINNING[st[9 * (1 - player) + p]] & legal_in(st, p):
+        h += PRIOR_SEND_TO_WIN
+    return h
+
+
+@njit(cache=True)
 def features(st, active):
     """The value network's active features of ``st`` (see :mod:`sansu.ai.kernels.valuenet`)."""
     moves = np.empty(MAX_MOVES, dtype=np.int16)
@@ -294,6 +334,8 @@ def search(
     moves = np.empty(81, dtype=np.int16)
     path = np.empty(128, dtype=np.int64)
     me = root[TO_MOVE]
+    playouts = policy & 3
+    biased = policy & PRIOR
     active = np.empty(MAX_ACTIVE, dtype=np.int64)
     done = 0
     for _ in range(sims):
@@ -312,12 +354,12 @@ def search(
             if first[node] == NOT_EXPANDED:
                 if node != top and visits[node] == 0:
                     if mix > 0.0:
-                        reward0 = evaluate(st, meta, policy, w1, b1, w2, b2, mix, moves, active)
+                        reward0 = evaluate(st, meta, playouts, w1, b1, w2, b2, mix, moves, active)
                     else:
-                        winner = playout(st, meta, policy)
+                        winner = playout(st, meta, playouts)
                     break
                 n = legal(st, moves)
-                if policy >= PLAYOUT_WINS:
+                if playouts >= PLAYOUT_WINS:
                     # A winning move settles the node: no other move needs a child.
                     found = winning_move(st, st[TO_MOVE])
                     if found >= 0:
@@ -327,8 +369,11 @@ def search(
                     first, count, move, visits, value, proven, mover, meta, node, moves, n,
                     st[TO_MOVE],
                 ):  # fmt: skip
-                    winner = playout(st, meta, policy)
+                    winner = playout(st, meta, playouts)
                     break
+                if biased:
+                    for c in range(first[node], first[node] + count[node]):
+                        value[c] = prior(st, move[c])
             child = select_child(first, count, visits, value, proven, node, c_uct)
             play(st, move[child])
             path[depth] = child

@@ -69,10 +69,20 @@ PLAYOUT_SECTIONS = 3
 """Playout policies: uniformly random; take a move that wins the game when there is one;
 also avoid (by a few redraws) moves that let the opponent win at once; or, instead,
 half the time take a move that wins the section played in."""
+COUNTED = 16
+"""Added to a search's policy: playouts draw free moves the slower way they did at first
+(see :func:`random_move`), which keeps the benchmark player ``max0`` as it was."""
 GROUP = 4
 """Added to a search's policy: below the root, a free move is two decisions in the tree,
 the section (code ``MAX_MOVES + section``) and then the cell, so that the tree
 compares nine sections before dozens of cells."""
+PRIOR = 8
+"""Added to a search's policy: a new child starts with a small head start or handicap from
+:func:`prior` (progressive bias: worth a few simulations, so it fades as visits grow)."""
+PRIOR_WIN_SECTION = 0.5
+PRIOR_BLOCK = 0.5
+PRIOR_FREE_MOVE = -1.0
+PRIOR_SEND_TO_WIN = -1.0
 
 
 MAX_MOVES = 81
@@ -158,27 +168,37 @@ def play(st, move):
 
 
 @njit(cache=True)
-def random_move(st, meta):
-    """A uniformly random legal move."""
+def random_move(st, meta, counted):
+    """A uniformly random legal move.
+
+    A free move draws cells until one is empty in an open section; ``counted``
+    instead counts the empty cells of the open sections and takes the k-th, as
+    ``max0`` does (the same odds, slower: it is kept as it was).
+    """
     closed = st[CLOSED]
     t = st[TARGET]
     if t != FREE and not closed >> t & 1:
         empty = FULL & ~(st[MARKS0 + t] | st[MARKS1 + t])
         return 9 * t + NTH[16 * empty + below(meta, POP[empty])]
-    total = 0
-    for s in range(9):
-        if not closed >> s & 1:
-            total += POP[FULL & ~(st[MARKS0 + s] | st[MARKS1 + s])]
-    k = below(meta, total)
-    for s in range(9):
-        if closed >> s & 1:
-            continue
-        empty = FULL & ~(st[MARKS0 + s] | st[MARKS1 + s])
-        c = POP[empty]
-        if k < c:
-            return 9 * s + NTH[16 * empty + k]
-        k -= c
-    return -1
+    if counted:
+        total = 0
+        for s in range(9):
+            if not closed >> s & 1:
+                total += POP[FULL & ~(st[MARKS0 + s] | st[MARKS1 + s])]
+        k = below(meta, total)
+        for s in range(9):
+            if closed >> s & 1:
+                continue
+            empty = FULL & ~(st[MARKS0 + s] | st[MARKS1 + s])
+            c = POP[empty]
+            if k < c:
+                return 9 * s + NTH[16 * empty + k]
+            k -= c
+    while True:
+        code = below(meta, MAX_MOVES)
+        s = code // 9
+        if not (closed >> s & 1 or (st[MARKS0 + s] | st[MARKS1 + s]) >> (code - 9 * s) & 1):
+            return code
 
 
 @njit(cache=True)
@@ -232,8 +252,10 @@ def playout(st, meta, policy):
     Policy 0 plays uniformly at random; 1 also takes a move that wins the
     game when there is one; 2 also tries (a few random draws) not to let the
     opponent win at once; 3, like 1, also takes half the time a move that wins
-    the section played in.
+    the section played in; + :data:`COUNTED` draws free moves the slower way.
     """
+    counted = policy & COUNTED
+    policy &= 3
     while st[RESULT] == ONGOING:
         player = st[TO_MOVE]
         if policy >= PLAYOUT_WINS:
@@ -249,14 +271,14 @@ def playout(st, meta, policy):
                 if wins:
                     move = 9 * t + LOW[wins]
         if move < 0:
-            move = random_move(st, meta)
+            move = random_move(st, meta, counted)
         if policy == PLAYOUT_SAFE:
             danger = threats(st, 1 - player)
             if danger:
                 for _ in range(3):
                     if not gives_win(st, move, danger, 1 - player):
                         break
-                    move = random_move(st, meta)
+                    move = random_move(st, meta, counted)
         play(st, move)
     return st[RESULT]
 
@@ -276,6 +298,38 @@ def choices(st, out):
         if n > 1:
             return n
     return legal(st, out)
+
+
+@njit(cache=True)
+def prior(st, code):
+    """A cheap judgement of ``code`` for the player to move, in simulations' worth of reward:
+    winning its section or taking the opponent's winning cell there is good; sending the
+    opponent to a free move or to a section they can win at once is bad."""
+    if code >= MAX_MOVES:
+        return 0.0
+    s = code // 9
+    p = code % 9
+    player = st[TO_MOVE]
+    mine = st[9 * player + s] | 1 << p
+    theirs = st[9 * (1 - player) + s]
+    occupied = mine | theirs
+    h = 0.0
+    closes = False
+    if LINE[mine]:
+        h += PRIOR_WIN_SECTION
+        closes = True
+    elif occupied == FULL:
+        closes = True
+    if WINNING[theirs] >> p & 1:
+        h += PRIOR_BLOCK
+    if st[CLOSED] >> p & 1 or (closes and p == s):
+        h += PRIOR_FREE_MOVE
+    else:
+        there = theirs if p == s else st[9 * (1 - player) + p]
+        empty = FULL & ~(occupied if p == s else st[MARKS0 + p] | st[MARKS1 + p])
+        if WINNING[there] & empty:
+            h += PRIOR_SEND_TO_WIN
+    return h
 
 
 @njit(cache=True)
@@ -311,8 +365,9 @@ def search(
     st = np.empty(SIZE, dtype=np.int64)
     moves = np.empty(81, dtype=np.int16)
     path = np.empty(192, dtype=np.int64)
-    playouts = policy & 3
+    playouts = policy & (3 | COUNTED)
     group = policy & GROUP
+    biased = policy & PRIOR
     me = root[TO_MOVE]
     active = np.empty(MAX_ACTIVE, dtype=np.int64)
     done = 0
@@ -337,7 +392,7 @@ def search(
                         winner = playout(st, meta, playouts)
                     break
                 n = choices(st, moves) if group and node != top else legal(st, moves)
-                if playouts >= PLAYOUT_WINS:
+                if playouts & 3 >= PLAYOUT_WINS:
                     # A winning move settles the node: no other move needs a child.
                     found = winning_move(st, st[TO_MOVE])
                     if found >= 0:
@@ -349,6 +404,9 @@ def search(
                 ):  # fmt: skip
                     winner = playout(st, meta, playouts)
                     break
+                if biased:
+                    for c in range(first[node], first[node] + count[node]):
+                        value[c] = prior(st, move[c])
             child = select_child(first, count, visits, value, proven, node, c_uct)
             code = move[child]
             if code >= MAX_MOVES:
