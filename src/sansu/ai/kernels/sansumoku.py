@@ -72,6 +72,10 @@ ALLOWED = np.array(
 
 PLAYOUT_UNIFORM = 0
 PLAYOUT_WINS = 1
+GROUP = 4
+"""Added to a search's policy: below the root, a wildcard is two decisions in the tree, the
+section (code ``MAX_MOVES + section``) and then the cell (as in the Ultimate Tic-Tac-Toe
+kernel)."""
 PRIOR = 8
 """Added to a search's policy: a new child starts with a head start or handicap from
 :func:`prior` (progressive bias, as in the Ultimate Tic-Tac-Toe kernel)."""
@@ -274,11 +278,37 @@ def playout(st, meta, policy):
 
 
 @njit(cache=True)
+def choices(st, out):
+    """The tree's choices at ``st``: on a wildcard with legal cells in two or more
+    sections, those sections; else the legal moves."""
+    if st[TARGET] == FREE:
+        n = 0
+        for s in range(9):
+            if st[LEGAL + s]:
+                out[n] = MAX_MOVES + s
+                n += 1
+        if n > 1:
+            return n
+    return legal(st, out)
+
+
+@njit(cache=True)
+def choose_section(st, s):
+    """Commit the player to move, on a wildcard, to section ``s`` (half of a move)."""
+    for k in range(9):
+        if k != s:
+            st[LEGAL + k] = 0
+    st[TARGET] = s
+
+
+@njit(cache=True)
 def prior(st, code):
     """A cheap judgement of ``code`` for the player to move, in simulations' worth of reward
     (see the Ultimate Tic-Tac-Toe kernel's): winning its section or taking the opponent's
     winning cell there is good; giving the opponent a wildcard, or sending them to a section
     where a cell they may use now would win it, is bad."""
+    if code >= MAX_MOVES:
+        return 0.0
     s = code // 9
     p = code % 9
     player = st[TO_MOVE]
@@ -335,6 +365,7 @@ def search(
     path = np.empty(128, dtype=np.int64)
     me = root[TO_MOVE]
     playouts = policy & 3
+    group = policy & GROUP
     biased = policy & PRIOR
     active = np.empty(MAX_ACTIVE, dtype=np.int64)
     done = 0
@@ -358,7 +389,7 @@ def search(
                     else:
                         winner = playout(st, meta, playouts)
                     break
-                n = legal(st, moves)
+                n = choices(st, moves) if group and node != top else legal(st, moves)
                 if playouts >= PLAYOUT_WINS:
                     # A winning move settles the node: no other move needs a child.
                     found = winning_move(st, st[TO_MOVE])
@@ -375,7 +406,11 @@ def search(
                     for c in range(first[node], first[node] + count[node]):
                         value[c] = prior(st, move[c])
             child = select_child(first, count, visits, value, proven, node, c_uct)
-            play(st, move[child])
+            code = move[child]
+            if code >= MAX_MOVES:
+                choose_section(st, code - MAX_MOVES)
+            else:
+                play(st, code)
             path[depth] = child
             depth += 1
             node = child
