@@ -38,11 +38,9 @@ from sansu.ai.kernels.uttt import (
     LOW,
     NTH,
     POP,
-    PRIOR_BLOCK,
-    PRIOR_FREE_MOVE,
     PRIOR_SEND_TO_WIN,
-    PRIOR_WIN_SECTION,
     WINNING,
+    local_prior,
 )
 from sansu.ai.kernels.valuenet import MAX_ACTIVE, encode, forward, reward_for
 from sansu.core.sections import CELL_OF_BIT, FULL, PLACES
@@ -309,23 +307,10 @@ def prior(st, code):
     where a cell they may use now would win it, is bad."""
     if code >= MAX_MOVES:
         return 0.0
+    h, free = local_prior(st, code)
     s = code // 9
     p = code % 9
-    player = st[TO_MOVE]
-    mine = st[9 * player + s] | 1 << p
-    theirs = st[9 * (1 - player) + s]
-    h = 0.0
-    closes = False
-    if LINE[mine]:
-        h += PRIOR_WIN_SECTION
-        closes = True
-    elif mine | theirs == FULL:
-        closes = True
-    if WINNING[theirs] >> p & 1:
-        h += PRIOR_BLOCK
-    if st[CLOSED] >> p & 1 or (closes and p == s):
-        h += PRIOR_FREE_MOVE
-    elif p != s and WINNING[st[9 * (1 - player) + p]] & legal_in(st, p):
+    if not free and p != s and WINNING[st[9 * (1 - st[TO_MOVE]) + p]] & legal_in(st, p):
         h += PRIOR_SEND_TO_WIN
     return h
 

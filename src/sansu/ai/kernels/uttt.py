@@ -301,34 +301,44 @@ def choices(st, out):
 
 
 @njit(cache=True)
+def local_prior(st, code):
+    """What both sectioned games' priors share for ``code`` (of the player to move, not a
+    section choice): the head start for winning its section or taking the opponent's
+    winning cell there, less the handicap of sending the opponent to a free move; and
+    whether it does send them to one."""
+    s = code // 9
+    p = code % 9
+    player = st[TO_MOVE]
+    mine = st[9 * player + s] | 1 << p
+    theirs = st[9 * (1 - player) + s]
+    h = 0.0
+    closes = mine | theirs == FULL
+    if LINE[mine]:
+        h += PRIOR_WIN_SECTION
+        closes = True
+    if WINNING[theirs] >> p & 1:
+        h += PRIOR_BLOCK
+    if st[CLOSED] >> p & 1 or (closes and p == s):
+        return h + PRIOR_FREE_MOVE, True
+    return h, False
+
+
+@njit(cache=True)
 def prior(st, code):
     """A cheap judgement of ``code`` for the player to move, in simulations' worth of reward:
     winning its section or taking the opponent's winning cell there is good; sending the
     opponent to a free move or to a section they can win at once is bad."""
     if code >= MAX_MOVES:
         return 0.0
+    h, free = local_prior(st, code)
+    if free:
+        return h
     s = code // 9
     p = code % 9
-    player = st[TO_MOVE]
-    mine = st[9 * player + s] | 1 << p
-    theirs = st[9 * (1 - player) + s]
-    occupied = mine | theirs
-    h = 0.0
-    closes = False
-    if LINE[mine]:
-        h += PRIOR_WIN_SECTION
-        closes = True
-    elif occupied == FULL:
-        closes = True
-    if WINNING[theirs] >> p & 1:
-        h += PRIOR_BLOCK
-    if st[CLOSED] >> p & 1 or (closes and p == s):
-        h += PRIOR_FREE_MOVE
-    else:
-        there = theirs if p == s else st[9 * (1 - player) + p]
-        empty = FULL & ~(occupied if p == s else st[MARKS0 + p] | st[MARKS1 + p])
-        if WINNING[there] & empty:
-            h += PRIOR_SEND_TO_WIN
+    there = st[9 * (1 - st[TO_MOVE]) + p]
+    occupied = st[MARKS0 + p] | st[MARKS1 + p] | (1 << p if p == s else 0)
+    if WINNING[there] & FULL & ~occupied:
+        h += PRIOR_SEND_TO_WIN
     return h
 
 
