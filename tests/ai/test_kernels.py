@@ -224,17 +224,17 @@ def _expected_prior(kernel, state, move) -> tuple[float, float]:
     h = 0.0
     won = any(set(line) <= mine for line in LINES)
     if won:
-        h += kernel.PRIOR_WIN_SECTION
+        h += UK.PRIOR_WIN_SECTION
     if any(p in line and set(line) - {p} <= theirs for line in LINES):
-        h += kernel.PRIOR_BLOCK
+        h += UK.PRIOR_BLOCK
     fills = sum(o is None for o in marks.values()) == 1
     if state.is_closed(p) or (p == s and (won or fills)):
-        return h + kernel.PRIOR_FREE_MOVE, 0.0
+        return h + UK.PRIOR_FREE_MOVE, 0.0
     after = state.play(move)
     sends = any(
         after.play(m).section_owner(p) == 1 - mover for m in after.legal_moves() if m.section == p
     )
-    return h, kernel.PRIOR_SEND_TO_WIN if sends or state.game.id == "sansumoku" else 0.0
+    return h, UK.PRIOR_SEND_TO_WIN if sends or state.game.id == "sansumoku" else 0.0
 
 
 @pytest.mark.parametrize("game_id", ["uttt", "sansumoku"])

@@ -307,7 +307,7 @@ def prior(st, code):
     where a cell they may use now would win it, is bad."""
     if code >= MAX_MOVES:
         return 0.0
-    h, free = local_prior(st, code)
+    h, free = local_prior(st, code, st[TO_MOVE], st[CLOSED])
     s = code // 9
     p = code % 9
     if not free and p != s and WINNING[st[9 * (1 - st[TO_MOVE]) + p]] & legal_in(st, p):

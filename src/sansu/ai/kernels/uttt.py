@@ -301,14 +301,14 @@ def choices(st, out):
 
 
 @njit(cache=True)
-def local_prior(st, code):
-    """What both sectioned games' priors share for ``code`` (of the player to move, not a
-    section choice): the head start for winning its section or taking the opponent's
-    winning cell there, less the handicap of sending the opponent to a free move; and
-    whether it does send them to one."""
+def local_prior(st, code, player, closed):
+    """What both sectioned games' priors share for ``code`` (of ``player``, to move, not a
+    section choice; ``closed`` the closed sections): the head start for winning its section
+    or taking the opponent's winning cell there, less the handicap of sending the opponent
+    to a free move; and whether it does send them to one. The marks are the first slots
+    of both kernels' positions."""
     s = code // 9
     p = code % 9
-    player = st[TO_MOVE]
     mine = st[9 * player + s] | 1 << p
     theirs = st[9 * (1 - player) + s]
     h = 0.0
@@ -318,7 +318,7 @@ def local_prior(st, code):
         closes = True
     if WINNING[theirs] >> p & 1:
         h += PRIOR_BLOCK
-    if st[CLOSED] >> p & 1 or (closes and p == s):
+    if closed >> p & 1 or (closes and p == s):
         return h + PRIOR_FREE_MOVE, True
     return h, False
 
@@ -330,7 +330,7 @@ def prior(st, code):
     opponent to a free move or to a section they can win at once is bad."""
     if code >= MAX_MOVES:
         return 0.0
-    h, free = local_prior(st, code)
+    h, free = local_prior(st, code, st[TO_MOVE], st[CLOSED])
     if free:
         return h
     s = code // 9
