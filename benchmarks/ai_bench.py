@@ -144,20 +144,14 @@ def speed(rounds: int = 5) -> dict[str, Any]:
 
 def max_player(game: Any, overrides: str, seed: int) -> Any:
     """``max`` of ``game``, with settings changed by ``overrides`` ("playout=1,draw=0.4")."""
-    from dataclasses import fields, replace
-
-    from sansu.ai.levels import level_for
+    from sansu.ai.levels import level_for, with_settings
     from sansu.ai.player import ComputerPlayer
 
-    settings = level_for(game.id, "max")
-    types = {f.name: type(getattr(settings, f.name)) for f in fields(settings)}
-    changes: dict[str, Any] = {}
-    for item in filter(None, overrides.split(",")):
-        key, _, value = item.partition("=")
-        if key not in types or key == "name":
-            raise SystemExit(f"--max: unknown setting {key!r} (settings: {', '.join(types)})")
-        changes[key] = types[key](value) if types[key] is not bool else value == "1"
-    return ComputerPlayer(game, replace(settings, **changes), seed=seed)
+    try:
+        settings = with_settings(level_for(game.id, "max"), overrides)
+    except ValueError as error:
+        raise SystemExit(f"--max: {error}") from None
+    return ComputerPlayer(game, settings, seed=seed)
 
 
 def openspiel_game(task: dict[str, Any]) -> dict[str, Any]:

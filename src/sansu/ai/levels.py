@@ -10,7 +10,7 @@ the best one. Lower levels of Sudoku Challenge also see fewer deductions.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
 
 LEVELS = ("beginner", "easy", "medium", "hard", "max")
 
@@ -133,3 +133,28 @@ def level_for(game_id: str, level: str) -> Level:
         raise ValueError(f"unknown level {level!r} (levels: {', '.join(LEVELS)})")
     table = PER_GAME.get(game_id, GENERIC)
     return replace(table[level.strip().lower()])
+
+
+def with_settings(level: Level, overrides: str) -> Level:
+    """``level`` with settings changed by ``overrides`` (``"playout=38,reuse=1"``), to try an
+    idea in a match; ``ValueError`` for an unknown setting or a bad value."""
+    types = {f.name: type(getattr(level, f.name)) for f in fields(level)}
+    changes: dict[str, object] = {}
+    for item in filter(None, overrides.split(",")):
+        key, sep, value = item.partition("=")
+        key = key.strip()
+        if key not in types or key == "name" or not sep:
+            raise ValueError(f"unknown setting {key!r} (settings: {', '.join(types)})")
+        kind = int if key == "simulations" else types[key]
+        if kind is bool:
+            if value not in ("0", "1"):
+                raise ValueError(f"{key} is 0 or 1, not {value!r}")
+            changes[key] = value == "1"
+        elif key == "simulations" and value == "none":
+            changes[key] = None
+        else:
+            try:
+                changes[key] = kind(value)
+            except ValueError:
+                raise ValueError(f"bad value {value!r} for {key}") from None
+    return replace(level, **changes)

@@ -69,6 +69,9 @@ PLAYOUT_SECTIONS = 3
 """Playout policies: uniformly random; take a move that wins the game when there is one;
 also avoid (by a few redraws) moves that let the opponent win at once; or, instead,
 half the time take a move that wins the section played in."""
+GREEDY = 32
+"""Added to a search's policy: playouts of any kind also take, half the time, a move that
+wins the section played in (what policy 3 does alone)."""
 COUNTED = 16
 """Added to a search's policy: playouts draw free moves the slower way they did at first
 (see :func:`random_move`), which keeps the benchmark player ``max0`` as it was."""
@@ -252,9 +255,11 @@ def playout(st, meta, policy):
     Policy 0 plays uniformly at random; 1 also takes a move that wins the
     game when there is one; 2 also tries (a few random draws) not to let the
     opponent win at once; 3, like 1, also takes half the time a move that wins
-    the section played in; + :data:`COUNTED` draws free moves the slower way.
+    the section played in; + :data:`GREEDY` does that with any policy, + :data:`COUNTED`
+    draws free moves the slower way.
     """
     counted = policy & COUNTED
+    greedy = policy & GREEDY or policy & 3 == PLAYOUT_SECTIONS
     policy &= 3
     while st[RESULT] == ONGOING:
         player = st[TO_MOVE]
@@ -264,7 +269,7 @@ def playout(st, meta, policy):
                 play(st, move)
                 continue
         move = -1
-        if policy == PLAYOUT_SECTIONS:
+        if greedy:
             t = st[TARGET]
             if t != FREE and not st[CLOSED] >> t & 1 and below(meta, 2) == 0:
                 wins = WINNING[st[9 * player + t]] & FULL & ~(st[MARKS0 + t] | st[MARKS1 + t])
@@ -375,7 +380,7 @@ def search(
     st = np.empty(SIZE, dtype=np.int64)
     moves = np.empty(81, dtype=np.int16)
     path = np.empty(192, dtype=np.int64)
-    playouts = policy & (3 | COUNTED)
+    playouts = policy & (3 | COUNTED | GREEDY)
     group = policy & GROUP
     biased = policy & PRIOR
     me = root[TO_MOVE]
