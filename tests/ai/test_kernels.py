@@ -313,10 +313,10 @@ def test_the_playouts_random_move_is_legal_and_uniform() -> None:
             st_ = UK.from_state(state)
             legal = {m.bit for m in state.legal_moves()}
             draws = 40 * len(legal)
-            for counted in (0, 1):
+            for draw in (UK.random_move, UK.counted_move):
                 counts: dict[int, int] = {}
                 for _ in range(draws):
-                    code = int(UK.random_move(st_, tree.meta, counted))
+                    code = int(draw(st_, tree.meta))
                     counts[code] = counts.get(code, 0) + 1
                 assert set(counts) == legal
                 if len(legal) > 9:
