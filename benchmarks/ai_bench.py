@@ -134,8 +134,12 @@ def speed(rounds: int = 7) -> dict[str, Any]:
         line = f"{label:58} {med[key]:10,.0f} sims/s"
         if "openspiel" in med and key in ("uniform", "wins", "max0"):
             ratio = med[key] / med["openspiel"]
-            verdict = "met" if ratio >= SPEED_TARGET else "MISSED"
-            line += f"   {ratio:4.1f}× OpenSpiel (target ≥ {SPEED_TARGET:.0f}×: {verdict})"
+            line += f"   {ratio:4.1f}× OpenSpiel"
+            if key == "max0":
+                line += f" (max: ×{med['wins'] / med['max0']:.2f} of this)"
+            else:
+                verdict = "met" if ratio >= SPEED_TARGET else "MISSED"
+                line += f" (target ≥ {SPEED_TARGET:.0f}×: {verdict})"
         print(line)
     print(load())
     return med
