@@ -31,8 +31,10 @@ class Level:
     """Compiled kernels' policy: 0 uniform playouts, 1 that take a game-winning move; for
     Ultimate Tic-Tac-Toe 2 also avoids moves that let the opponent win at once, 3 takes
     half the time a section-winning move, + 4 makes a free move a section choice then
-    a cell choice in the tree, and + 16 draws a playout's free moves the slower way they
-    were drawn before issue 21 (kept for ``max0``; see its kernel)."""
+    a cell choice in the tree (Sansumoku too), + 8 gives new children the kernel's
+    ``prior`` (both), + 16 draws a playout's moves with the slower code of before issue 21
+    (kept for ``max0``), + 32 takes section wins in playouts with any policy (see the
+    kernels)."""
     vision: str = "solve"
     """Sudoku Challenge: what the player deduces (see :mod:`sansu.ai.sight`)."""
     widening: float = 2.0
@@ -69,7 +71,9 @@ cell, and playouts avoid handing the opponent a win at once; ``max`` keeps its t
 one move to the next. Against OpenSpiel's bot (40 games each, 200 ms a move) these took
 ``max`` from 80% (plain playouts) to 88% (split free moves) and 91–94% (kept tree);
 ``c_uct`` 0.3 scored 62%, 0.8 85% and 1.1 88%. Over 600 games (three runs of 200,
-``benchmarks/ai_bench.py --only openspiel``) ``max`` scored 91.5%, 89.5–92.5% per run."""
+``benchmarks/ai_bench.py --only openspiel``) ``max`` scored 91.5%, 89.5–92.5% per run; with
+the faster playouts of issue 21, 95.2% (91.4–97.4%) over 200. The kernel's priors (+ 8) and
+section wins in playouts (+ 32) scored 45.0% and 43.8% against ``max0``: not used."""
 
 THIRTYFIVE = {
     "beginner": Level("beginner", 300, 1_500, temperature=1.0, playout=0),
@@ -96,9 +100,9 @@ SANSUMOKU = {
 }
 """Sansumoku: ``max`` keeps its tree from one move to the next and gives new children a
 head start or handicap from the kernel's ``prior`` (+ 8). Against ``max0`` at 100 ms a move
-(load average 7–12 on 2 cores): 60.0% (47.4–71.4%) over 60 games, then 57.0% (47.2–66.3%)
-over 100 (``sansu match sansumoku max:playout=9,reuse=1 max0 --time-ms 100``); the kept tree
-alone scored 53.8% (38.7–68.2%) and the priors alone 53.8% (38.7–68.2%), 40 games each."""
+(load average 7–16 on 2 cores): 57.9% over 260 games (95% CI 51.8–63.7%; ``sansu match
+sansumoku max max0 --time-ms 100``, see docs/ai.md); the kept tree alone scored 53.8%
+(38.7–68.2%) and the priors alone 53.8% (38.7–68.2%), 40 games each."""
 
 PER_GAME: dict[str, dict[str, Level]] = {
     "uttt": UTTT,
