@@ -67,7 +67,10 @@ def test_kernel_playouts_end_in_a_result(game_id) -> None:
     root = kernel.from_state(sansu.load_game(game_id).initial_state())
     tree = Tree(16, 3)
     assert root[kernel.RESULT] == kernel.ONGOING
-    for policy in (0, 1):
+    policies = [0, 1]
+    if kernel is UK:  # every playout kind, plus section wins, plus max0's draws
+        policies = [k | extra for k in range(4) for extra in (0, UK.GREEDY, UK.COUNTED)]
+    for policy in policies:
         for _ in range(50):
             st_ = root.copy()
             assert kernel.playout(st_, tree.meta, policy) in (0, 1, 2)
