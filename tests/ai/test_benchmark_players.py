@@ -2,20 +2,30 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import pytest
 
 import sansu
 from sansu.ai.arena import check_player_name, make_player, run_series, summarise, tasks
+from sansu.ai.kernels import uttt as UK
 from sansu.ai.levels import LEVELS, benchmark_level, level_for
 from sansu.ai.network import shipped
 
+MAX0_SETTINGS = {
+    "uttt": {"time_ms": 2000, "c_uct": 0.5, "playout": 6 | UK.COUNTED, "reuse": True},
+    "sansumoku": {"time_ms": 2000, "c_uct": 0.5, "playout": 1, "reuse": False},
+    "thirtyfive": {"time_ms": 3000, "c_uct": 0.5, "playout": 1, "reuse": False},
+    "sumodoku": {"time_ms": 3000, "c_uct": 0.8, "vision": "solve"},
+}
+"""``max`` as it was before issue 21 (in UTTT with the playouts' code of then): frozen."""
 
-@pytest.mark.parametrize("game_id", ["uttt", "sansumoku", "thirtyfive", "sumodoku"])
-def test_max0_is_max_before_the_network(game_id) -> None:
-    assert benchmark_level(game_id, "max0") == replace(level_for(game_id, "max"), name="max0")
-    assert benchmark_level(game_id, "max0").net == 0.0
+
+@pytest.mark.parametrize("game_id", sorted(MAX0_SETTINGS))
+def test_max0_is_max_before_the_search_work_and_stays_so(game_id) -> None:
+    max0 = benchmark_level(game_id, "max0")
+    assert max0.net == 0.0 and max0.simulations is None and max0.temperature == 0.0
+    assert max0.draw == 0.5
+    for key, value in MAX0_SETTINGS[game_id].items():
+        assert getattr(max0, key) == value, key
 
 
 def test_no_shipped_level_uses_the_network_until_a_match_says_it_is_stronger() -> None:

@@ -6,12 +6,14 @@ import io
 import json
 import subprocess
 import sys
+from dataclasses import replace
 
 import pytest
 
 import sansu
 from sansu.ai import player_for
-from sansu.ai.arena import run_series, series_seats, summarise, tasks, wilson
+from sansu.ai.arena import make_player, run_series, series_seats, summarise, tasks, wilson
+from sansu.ai.levels import benchmark_level, level_for
 from sansu.cli.engine import Engine, join_moves
 from sansu.cli.main import main
 
@@ -143,6 +145,9 @@ def test_a_match_in_two_processes_and_as_text(capsys, tmp_path) -> None:
         (["match", "uttt", "easy", "genius"], "unknown player 'genius'"),
         (["match", "uttt", "easy", "max", "--games", "0"], "--games must be positive"),
         (["match", "chess", "easy", "max"], "unknown game"),
+        (["match", "uttt", "max:speed=3", "max0"], "unknown setting 'speed'"),
+        (["match", "uttt", "max:reuse=yes", "max0"], "reuse is 0 or 1"),
+        (["match", "uttt", "flat:c_uct=1", "max0"], "only a level or a benchmark player"),
     ],
 )
 def test_match_usage_errors(args, message, capsys) -> None:
@@ -208,3 +213,17 @@ def test_the_computer_moves_first_when_you_take_the_second_seat(monkeypatch, cap
 def test_play_vs_usage_errors(args, message, capsys) -> None:
     assert main(args) == 2
     assert message in capsys.readouterr().err
+
+
+def test_a_player_name_may_change_a_levels_settings() -> None:
+    game = sansu.load_game("uttt")
+    player = make_player(game, "max:playout=38,c_uct=0.6,simulations=300", seed=1)
+    assert player.settings == replace(
+        level_for("uttt", "max"), playout=38, c_uct=0.6, simulations=300
+    )
+    max0 = make_player(game, "max0:reuse=0", seed=1).settings
+    assert max0 == replace(benchmark_level("uttt", "max0"), reuse=False)
+    state = game.initial_state()
+    assert player.choose(state).simulations == 300
+    outcomes = run_series(tasks("uttt", {}, "max:playout=38", "max0", 2, seed=1, simulations=50))
+    assert [o.seats for o in outcomes] == [("max:playout=38", "max0"), ("max0", "max:playout=38")]

@@ -15,6 +15,7 @@ from sansu.ai.kernels import sansumoku as SK
 from sansu.ai.kernels import thirtyfive as TK
 from sansu.ai.kernels import uttt as UK
 from sansu.ai.kernels.tree import Tree
+from sansu.core.sections import LINES, PLACES
 
 KERNELS = {"uttt": UK, "sansumoku": SK, "thirtyfive": TK}
 OPENING = {"uttt": "r5c5", "sansumoku": "r5c5", "thirtyfive": "r5c5=7"}
@@ -66,7 +67,10 @@ def test_kernel_playouts_end_in_a_result(game_id) -> None:
     root = kernel.from_state(sansu.load_game(game_id).initial_state())
     tree = Tree(16, 3)
     assert root[kernel.RESULT] == kernel.ONGOING
-    for policy in (0, 1):
+    policies = [0, 1]
+    if kernel is UK:  # every playout kind, plus section wins, plus max0's draws
+        policies = [k | extra for k in range(4) for extra in (0, UK.GREEDY, UK.COUNTED)]
+    for policy in policies:
         for _ in range(50):
             st_ = root.copy()
             assert kernel.playout(st_, tree.meta, policy) in (0, 1, 2)
@@ -166,14 +170,23 @@ def test_a_kept_tree_is_reused_two_moves_later_and_only_then(game_id) -> None:
     assert {str(c.move) for c in plain.candidates} == {str(c.move) for c in again.candidates}
 
 
-def test_free_moves_split_in_the_tree_still_give_real_moves_and_lines() -> None:
-    # Policy 7 splits a free move below the root into a section choice and a cell choice.
-    rng = random.Random(3)
-    state = sansu.load_game("uttt").initial_state()
-    while state.ply < 30 or len(state.allowed_sections()) > 1:  # closed sections about
-        state = state.play(rng.choice(state.legal_moves()))
-    assert state.result is None
-    stats = CompiledSearch("uttt", policy=7).run(state, simulations=30_000, seed=4)
+def _free_move_position(game_id: str, seed: int):
+    """A position of a random game, 30 plies on or more, where the mover may choose a section."""
+    rng = random.Random(seed)
+    game = sansu.load_game(game_id)
+    while True:
+        state = game.initial_state()
+        while state.result is None and (state.ply < 30 or len(state.allowed_sections()) < 2):
+            state = state.play(rng.choice(state.legal_moves()))
+        if state.result is None:
+            return state
+
+
+@pytest.mark.parametrize("game_id", ["uttt", "sansumoku"])
+def test_free_moves_split_in_the_tree_still_give_real_moves_and_lines(game_id) -> None:
+    # Policy + 4 splits a free move below the root into a section choice and a cell choice.
+    state = _free_move_position(game_id, 3)
+    stats = CompiledSearch(game_id, policy=5).run(state, simulations=30_000, seed=4)
     legal = {str(m) for m in state.legal_moves()}
     assert {str(c.move) for c in stats.candidates} == legal
     line = state
@@ -182,12 +195,13 @@ def test_free_moves_split_in_the_tree_still_give_real_moves_and_lines() -> None:
     assert len(stats.pv) >= 3
 
 
+@pytest.mark.parametrize("game_id", ["uttt", "sansumoku"])
 @pytest.mark.parametrize("seed", range(4))
-def test_a_kept_tree_with_split_free_moves_serves_whole_games(seed) -> None:
+def test_a_kept_tree_with_split_free_moves_serves_whole_games(game_id, seed) -> None:
     # With free moves split in the tree, a kept node may have section choices below it;
     # it must then not become a root, and every answer must still be a legal move.
-    game = sansu.load_game("uttt")
-    search = CompiledSearch("uttt", policy=7, reuse=True)
+    game = sansu.load_game(game_id)
+    search = CompiledSearch(game_id, policy=5 | KERNELS[game_id].PRIOR, reuse=True)
     rng = random.Random(seed)
     state = game.initial_state()
     while state.result is None:
@@ -195,9 +209,61 @@ def test_a_kept_tree_with_split_free_moves_serves_whole_games(seed) -> None:
             stats = search.run(state, simulations=400, seed=state.ply)
             move = stats.candidates[0].move
             assert move in state.legal_moves()
+            assert {str(c.move) for c in stats.candidates} <= {str(m) for m in state.legal_moves()}
         else:
             move = rng.choice(state.legal_moves())
         state = state.play(move)
+
+
+def _expected_prior(kernel, state, move) -> tuple[float, float]:
+    """The prior of ``move`` from the engine's public state, and what sending the opponent
+    to a section they can win at once adds (Sansumoku's kernel judges that from the
+    position before the move, so it may or may not count there)."""
+    owner = state.mark_at if state.game.id == "uttt" else state.player_at
+    mover, s, p = state.to_move, move.section, move.position
+    marks = {q.position: owner(q.cell) for q in PLACES if q.section == s}
+    mine = {q for q, o in marks.items() if o == mover} | {p}
+    theirs = {q for q, o in marks.items() if o == 1 - mover}
+    h = 0.0
+    won = any(set(line) <= mine for line in LINES)
+    if won:
+        h += UK.PRIOR_WIN_SECTION
+    if any(p in line and set(line) - {p} <= theirs for line in LINES):
+        h += UK.PRIOR_BLOCK
+    fills = sum(o is None for o in marks.values()) == 1
+    if state.is_closed(p) or (p == s and (won or fills)):
+        return h + UK.PRIOR_FREE_MOVE, 0.0
+    after = state.play(move)
+    sends = any(
+        after.play(m).section_owner(p) == 1 - mover for m in after.legal_moves() if m.section == p
+    )
+    return h, UK.PRIOR_SEND_TO_WIN if sends or state.game.id == "sansumoku" else 0.0
+
+
+@pytest.mark.parametrize("game_id", ["uttt", "sansumoku"])
+def test_the_priors_judge_moves_as_the_engine_sees_them(game_id) -> None:
+    # The progressive bias: winning a section and taking the opponent's winning cell are
+    # good; handing the opponent a free move, or a section they can win at once, is bad.
+    kernel = KERNELS[game_id]
+    game = sansu.load_game(game_id)
+    rng = random.Random(6)
+    kinds: set[float] = set()
+    for _ in range(25):
+        state = game.initial_state()
+        while state.result is None:
+            st_ = kernel.from_state(state)
+            for move in state.legal_moves():
+                if state.play(move).result is not None:
+                    continue
+                h = kernel.prior(st_, move.bit)
+                base, send = _expected_prior(kernel, state, move)
+                if game_id == "uttt":
+                    assert h == base + send, (state.ply, str(move))
+                else:
+                    assert h in (base, base + send), (state.ply, str(move))
+                kinds.add(h)
+            state = state.play(rng.choice(state.legal_moves()))
+    assert len(kinds) >= 5
 
 
 def _wins_at_once(state) -> bool:
@@ -234,3 +300,31 @@ def test_the_playouts_threat_helpers_agree_with_the_engine() -> None:
                 checked += 1
             state = state.play(rng.choice(state.legal_moves()))
     assert checked > 10_000
+
+
+def test_the_playouts_random_move_is_legal_and_uniform() -> None:
+    # A free move is drawn by rejection (random cells until an empty one of an open
+    # section), or for max0 by counting: every legal move comes up, nothing else does,
+    # at even odds.
+    game = sansu.load_game("uttt")
+    rng = random.Random(8)
+    tree = Tree(1, 21)
+    free = 0
+    for _ in range(12):
+        state = game.initial_state()
+        while state.result is None:
+            st_ = UK.from_state(state)
+            legal = {m.bit for m in state.legal_moves()}
+            draws = 40 * len(legal)
+            for draw in (UK.random_move, UK.counted_move):
+                counts: dict[int, int] = {}
+                for _ in range(draws):
+                    code = int(draw(st_, tree.meta))
+                    counts[code] = counts.get(code, 0) + 1
+                assert set(counts) == legal
+                if len(legal) > 9:
+                    free += 1
+                    # Each count is about Binomial(draws, 1/n): mean 40, sd about 6.3.
+                    assert min(counts.values()) > 5 and max(counts.values()) < 90
+            state = state.play(rng.choice(state.legal_moves()))
+    assert free > 20

@@ -25,10 +25,22 @@ MAX_PLIES = 5000
 
 
 def make_player(game: Game, name: str, *, seed: int | None) -> Any:
-    """A player for ``game`` called ``name``: a level or a reference opponent."""
+    """A player for ``game`` called ``name``: a level or a reference opponent; a level or
+    benchmark player may be followed by changed settings, ``max:playout=38,c_uct=0.6``."""
     from sansu.ai import player_for
     from sansu.ai.baselines import FlatMonteCarlo, RandomPlayer
 
+    if ":" in name:
+        from sansu.ai.levels import level_for, with_settings
+        from sansu.ai.player import ComputerPlayer
+
+        base, _, overrides = name.partition(":")
+        check_player_name(name)
+        if base in BENCHMARK_PLAYERS:
+            level = benchmark_level(game.id, base)
+        else:
+            level = level_for(game.id, base)
+        return ComputerPlayer(game, with_settings(level, overrides), seed=seed)
     if name == "flat":
         return FlatMonteCarlo(game, seed=seed)
     if name == "random":
@@ -42,8 +54,14 @@ def make_player(game: Game, name: str, *, seed: int | None) -> Any:
 
 def check_player_name(name: str) -> str:
     """``name`` if it names a player, else ``ValueError``."""
-    from sansu.ai.levels import LEVELS
+    from sansu.ai.levels import LEVELS, with_settings
 
+    if ":" in name:
+        base, _, overrides = name.partition(":")
+        if base not in LEVELS and base not in BENCHMARK_PLAYERS:
+            raise ValueError(f"only a level or a benchmark player takes settings, not {base!r}")
+        with_settings(benchmark_level("uttt", "max0"), overrides)
+        return name
     if name not in LEVELS and name not in REFERENCE_PLAYERS and name not in BENCHMARK_PLAYERS:
         names = ", ".join((*LEVELS, *REFERENCE_PLAYERS, *BENCHMARK_PLAYERS))
         raise ValueError(f"unknown player {name!r} (players: {names})")

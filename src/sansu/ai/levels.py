@@ -10,7 +10,7 @@ the best one. Lower levels of Sudoku Challenge also see fewer deductions.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
 
 LEVELS = ("beginner", "easy", "medium", "hard", "max")
 
@@ -30,8 +30,11 @@ class Level:
     playout: int = 1
     """Compiled kernels' policy: 0 uniform playouts, 1 that take a game-winning move; for
     Ultimate Tic-Tac-Toe 2 also avoids moves that let the opponent win at once, 3 takes
-    half the time a section-winning move, and + 4 makes a free move a section choice then
-    a cell choice in the tree (see its kernel)."""
+    half the time a section-winning move, + 4 makes a free move a section choice then
+    a cell choice in the tree (Sansumoku too), + 8 gives new children the kernel's
+    ``prior`` (both), + 16 draws a playout's moves with the slower code of before issue 21
+    (kept for ``max0``), + 32 takes section wins in playouts with any policy (see the
+    kernels)."""
     vision: str = "solve"
     """Sudoku Challenge: what the player deduces (see :mod:`sansu.ai.sight`)."""
     widening: float = 2.0
@@ -68,7 +71,9 @@ cell, and playouts avoid handing the opponent a win at once; ``max`` keeps its t
 one move to the next. Against OpenSpiel's bot (40 games each, 200 ms a move) these took
 ``max`` from 80% (plain playouts) to 88% (split free moves) and 91–94% (kept tree);
 ``c_uct`` 0.3 scored 62%, 0.8 85% and 1.1 88%. Over 600 games (three runs of 200,
-``benchmarks/ai_bench.py --only openspiel``) ``max`` scored 91.5%, 89.5–92.5% per run."""
+``benchmarks/ai_bench.py --only openspiel``) ``max`` scored 91.5%, 89.5–92.5% per run; with
+the faster playouts of issue 21, 95.2% (91.4–97.4%) over 200. The kernel's priors (+ 8) and
+section wins in playouts (+ 32) scored 45.0% and 43.8% against ``max0``: not used."""
 
 THIRTYFIVE = {
     "beginner": Level("beginner", 300, 1_500, temperature=1.0, playout=0),
@@ -89,9 +94,19 @@ GENERIC = {
 """Sumodoku and Sudoku Challenge, searched through the protocol in Python (some 10³ to 10⁴
 simulations/s in Sumodoku, whose playouts run on bit masks; 10² to 10³ in Sudoku Challenge)."""
 
+SANSUMOKU = {
+    **COMPILED,
+    "max": Level("max", 2_000, None, c_uct=0.5, playout=9, reuse=True),
+}
+"""Sansumoku: ``max`` keeps its tree from one move to the next and gives new children a
+head start or handicap from the kernel's ``prior`` (+ 8). Against ``max0`` at 100 ms a move
+(load average 7–16 on 2 cores): 57.9% over 260 games (95% CI 51.8–63.7%; ``sansu match
+sansumoku max max0 --time-ms 100``, see docs/ai.md); the kept tree alone scored 53.8%
+(38.7–68.2%) and the priors alone 53.8% (38.7–68.2%), 40 games each."""
+
 PER_GAME: dict[str, dict[str, Level]] = {
     "uttt": UTTT,
-    "sansumoku": COMPILED,
+    "sansumoku": SANSUMOKU,
     "thirtyfive": THIRTYFIVE,
     "sumodoku": GENERIC,
     "challenge": GENERIC,
@@ -104,7 +119,16 @@ BENCHMARK_PLAYERS = ("max0", "netmax", "netmix")
 ``netmax`` and ``netmix`` are that ``max`` with the shipped network valuing its leaves
 alone or half and half with a playout."""
 
-MAX0 = {game_id: replace(table["max"], name="max0") for game_id, table in PER_GAME.items()}
+MAX0 = {
+    "uttt": Level("max0", 2_000, None, c_uct=0.5, playout=22, reuse=True),
+    "sansumoku": Level("max0", 2_000, None, c_uct=0.5),
+    "thirtyfive": Level("max0", 3_000, None, c_uct=0.5),
+    "sumodoku": replace(GENERIC["max"], name="max0"),
+    "challenge": replace(GENERIC["max"], name="max0"),
+}
+"""``max`` as it was before the value network and the search work of issue 21, written out
+rather than derived from :data:`PER_GAME`, so that improving ``max`` leaves it unchanged
+(Ultimate Tic-Tac-Toe's also keeps the slower playouts of then: + 16)."""
 
 
 def benchmark_level(game_id: str, name: str) -> Level:
@@ -123,3 +147,28 @@ def level_for(game_id: str, level: str) -> Level:
         raise ValueError(f"unknown level {level!r} (levels: {', '.join(LEVELS)})")
     table = PER_GAME.get(game_id, GENERIC)
     return replace(table[level.strip().lower()])
+
+
+def with_settings(level: Level, overrides: str) -> Level:
+    """``level`` with settings changed by ``overrides`` (``"playout=38,reuse=1"``), to try an
+    idea in a match; ``ValueError`` for an unknown setting or a bad value."""
+    types = {f.name: type(getattr(level, f.name)) for f in fields(level)}
+    changes: dict[str, object] = {}
+    for item in filter(None, overrides.split(",")):
+        key, sep, value = item.partition("=")
+        key = key.strip()
+        if key not in types or key == "name" or not sep:
+            raise ValueError(f"unknown setting {key!r} (settings: {', '.join(types)})")
+        kind = int if key == "simulations" else types[key]
+        if kind is bool:
+            if value not in ("0", "1"):
+                raise ValueError(f"{key} is 0 or 1, not {value!r}")
+            changes[key] = value == "1"
+        elif key == "simulations" and value == "none":
+            changes[key] = None
+        else:
+            try:
+                changes[key] = kind(value)
+            except ValueError:
+                raise ValueError(f"bad value {value!r} for {key}") from None
+    return replace(level, **changes)

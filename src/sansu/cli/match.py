@@ -24,7 +24,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "a",
         metavar="LEVEL_A",
-        help="first player: beginner, easy, medium, hard, max, flat, random, max0, netmax, netmix",
+        help="first player: beginner, easy, medium, hard, max, flat, random, max0, netmax,"
+        " netmix; a level with changed settings: max:playout=38,c_uct=0.6",
     )
     parser.add_argument("b", metavar="LEVEL_B", help="second player, likewise")
     parser.add_argument("--games", "-n", type=int, default=10, help="number of games (default 10)")

@@ -33,7 +33,15 @@ from sansu.ai.kernels.tree import (
     reward_of,
     select_child,
 )
-from sansu.ai.kernels.uttt import LINE, LOW, POP, WINNING
+from sansu.ai.kernels.uttt import (
+    LINE,
+    LOW,
+    NTH,
+    POP,
+    PRIOR_SEND_TO_WIN,
+    WINNING,
+    local_prior,
+)
 from sansu.ai.kernels.valuenet import MAX_ACTIVE, encode, forward, reward_for
 from sansu.core.sections import CELL_OF_BIT, FULL, PLACES
 
@@ -62,6 +70,13 @@ ALLOWED = np.array(
 
 PLAYOUT_UNIFORM = 0
 PLAYOUT_WINS = 1
+GROUP = 4
+"""Added to a search's policy: below the root, a wildcard is two decisions in the tree, the
+section (code ``MAX_MOVES + section``) and then the cell (as in the Ultimate Tic-Tac-Toe
+kernel)."""
+PRIOR = 8
+"""Added to a search's policy: a new child starts with a head start or handicap from
+:func:`prior` (progressive bias, as in the Ultimate Tic-Tac-Toe kernel)."""
 
 
 MAX_MOVES = 81
@@ -254,12 +269,50 @@ def playout(st, meta, policy):
             m = st[LEGAL + s]
             c = POP[m]
             if k < c:
-                for _ in range(k):
-                    m &= m - 1
-                play(st, 9 * s + LOW[m])
+                play(st, 9 * s + NTH[16 * m + k])
                 break
             k -= c
     return st[RESULT]
+
+
+@njit(cache=True)
+def choices(st, out):
+    """The tree's choices at ``st``: on a wildcard with legal cells in two or more
+    sections, those sections; else the legal moves."""
+    if st[TARGET] == FREE:
+        n = 0
+        for s in range(9):
+            if st[LEGAL + s]:
+                out[n] = MAX_MOVES + s
+                n += 1
+        if n > 1:
+            return n
+    return legal(st, out)
+
+
+@njit(cache=True)
+def choose_section(st, s):
+    """Commit the player to move, on a wildcard, to section ``s`` (half of a move)."""
+    for k in range(9):
+        if k != s:
+            st[LEGAL + k] = 0
+    st[TARGET] = s
+
+
+@njit(cache=True)
+def prior(st, code):
+    """A cheap judgement of ``code`` for the player to move, in simulations' worth of reward
+    (see the Ultimate Tic-Tac-Toe kernel's): winning its section or taking the opponent's
+    winning cell there is good; giving the opponent a wildcard, or sending them to a section
+    where a cell they may use now would win it, is bad."""
+    if code >= MAX_MOVES:
+        return 0.0
+    h, free = local_prior(st, code, st[TO_MOVE], st[CLOSED])
+    s = code // 9
+    p = code % 9
+    if not free and p != s and WINNING[st[9 * (1 - st[TO_MOVE]) + p]] & legal_in(st, p):
+        h += PRIOR_SEND_TO_WIN
+    return h
 
 
 @njit(cache=True)
@@ -296,6 +349,9 @@ def search(
     moves = np.empty(81, dtype=np.int16)
     path = np.empty(128, dtype=np.int64)
     me = root[TO_MOVE]
+    playouts = policy & 3
+    group = policy & GROUP
+    biased = policy & PRIOR
     active = np.empty(MAX_ACTIVE, dtype=np.int64)
     done = 0
     for _ in range(sims):
@@ -314,12 +370,12 @@ def search(
             if first[node] == NOT_EXPANDED:
                 if node != top and visits[node] == 0:
                     if mix > 0.0:
-                        reward0 = evaluate(st, meta, policy, w1, b1, w2, b2, mix, moves, active)
+                        reward0 = evaluate(st, meta, playouts, w1, b1, w2, b2, mix, moves, active)
                     else:
-                        winner = playout(st, meta, policy)
+                        winner = playout(st, meta, playouts)
                     break
-                n = legal(st, moves)
-                if policy >= PLAYOUT_WINS:
+                n = choices(st, moves) if group and node != top else legal(st, moves)
+                if playouts >= PLAYOUT_WINS:
                     # A winning move settles the node: no other move needs a child.
                     found = winning_move(st, st[TO_MOVE])
                     if found >= 0:
@@ -329,10 +385,17 @@ def search(
                     first, count, move, visits, value, proven, mover, meta, node, moves, n,
                     st[TO_MOVE],
                 ):  # fmt: skip
-                    winner = playout(st, meta, policy)
+                    winner = playout(st, meta, playouts)
                     break
+                if biased:
+                    for c in range(first[node], first[node] + count[node]):
+                        value[c] = prior(st, move[c])
             child = select_child(first, count, visits, value, proven, node, c_uct)
-            play(st, move[child])
+            code = move[child]
+            if code >= MAX_MOVES:
+                choose_section(st, code - MAX_MOVES)
+            else:
+                play(st, code)
             path[depth] = child
             depth += 1
             node = child

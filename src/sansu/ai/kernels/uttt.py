@@ -46,6 +46,13 @@ DRAWN = 2
 LINE = np.array(HAS_LINE, dtype=np.int8)
 POP = np.array([bin(m).count("1") for m in range(512)], dtype=np.int64)
 LOW = np.array([(m & -m).bit_length() - 1 for m in range(512)], dtype=np.int64)
+NTH = np.array(
+    [[p for p in range(9) if m >> p & 1][k] if k < bin(m).count("1") else -1
+     for m in range(512) for k in range(16)],
+    dtype=np.int8,
+)  # fmt: skip
+"""``NTH[16 * mask + k]``: the position of the ``k``-th set bit of a 9-bit ``mask`` (from 0),
+so that a playout picks a random empty cell by one look-up instead of a loop."""
 WINNING = np.array(
     [sum(1 << p for p in range(9) if not m >> p & 1 and HAS_LINE[m | 1 << p]) for m in range(512)],
     dtype=np.int64,
@@ -62,10 +69,23 @@ PLAYOUT_SECTIONS = 3
 """Playout policies: uniformly random; take a move that wins the game when there is one;
 also avoid (by a few redraws) moves that let the opponent win at once; or, instead,
 half the time take a move that wins the section played in."""
+GREEDY = 32
+"""Added to a search's policy: playouts of any kind also take, half the time, a move that
+wins the section played in (what policy 3 does alone)."""
+COUNTED = 16
+"""Added to a search's policy: playouts draw free moves the slower way they did at first
+(see :func:`random_move`), which keeps the benchmark player ``max0`` as it was."""
 GROUP = 4
 """Added to a search's policy: below the root, a free move is two decisions in the tree,
 the section (code ``MAX_MOVES + section``) and then the cell, so that the tree
 compares nine sections before dozens of cells."""
+PRIOR = 8
+"""Added to a search's policy: a new child starts with a small head start or handicap from
+:func:`prior` (progressive bias: worth a few simulations, so it fades as visits grow)."""
+PRIOR_WIN_SECTION = 0.5
+PRIOR_BLOCK = 0.5
+PRIOR_FREE_MOVE = -1.0
+PRIOR_SEND_TO_WIN = -1.0
 
 
 MAX_MOVES = 81
@@ -152,7 +172,28 @@ def play(st, move):
 
 @njit(cache=True)
 def random_move(st, meta):
-    """A uniformly random legal move."""
+    """A uniformly random legal move.
+
+    The k-th empty cell is one table look-up (:data:`NTH`); a free move draws
+    cells until one is empty in an open section.
+    """
+    closed = st[CLOSED]
+    t = st[TARGET]
+    if t != FREE and not closed >> t & 1:
+        empty = FULL & ~(st[MARKS0 + t] | st[MARKS1 + t])
+        return 9 * t + NTH[16 * empty + below(meta, POP[empty])]
+    while True:
+        code = below(meta, MAX_MOVES)
+        s = code // 9
+        if not (closed >> s & 1 or (st[MARKS0 + s] | st[MARKS1 + s]) >> (code - 9 * s) & 1):
+            return code
+
+
+@njit(cache=True)
+def counted_move(st, meta):
+    """:func:`random_move` as ``max0`` draws it, kept as it was for that benchmark player:
+    the same odds, slower (it clears bits in a loop to reach the k-th empty cell, and
+    counts the open sections' empty cells on a free move)."""
     closed = st[CLOSED]
     t = st[TARGET]
     if t != FREE and not closed >> t & 1:
@@ -229,8 +270,12 @@ def playout(st, meta, policy):
     Policy 0 plays uniformly at random; 1 also takes a move that wins the
     game when there is one; 2 also tries (a few random draws) not to let the
     opponent win at once; 3, like 1, also takes half the time a move that wins
-    the section played in.
+    the section played in; + :data:`GREEDY` does that with any policy, + :data:`COUNTED`
+    draws free moves the slower way.
     """
+    counted = policy & COUNTED
+    greedy = policy & GREEDY or policy & 3 == PLAYOUT_SECTIONS
+    policy &= 3
     while st[RESULT] == ONGOING:
         player = st[TO_MOVE]
         if policy >= PLAYOUT_WINS:
@@ -239,21 +284,21 @@ def playout(st, meta, policy):
                 play(st, move)
                 continue
         move = -1
-        if policy == PLAYOUT_SECTIONS:
+        if greedy:
             t = st[TARGET]
             if t != FREE and not st[CLOSED] >> t & 1 and below(meta, 2) == 0:
                 wins = WINNING[st[9 * player + t]] & FULL & ~(st[MARKS0 + t] | st[MARKS1 + t])
                 if wins:
                     move = 9 * t + LOW[wins]
         if move < 0:
-            move = random_move(st, meta)
+            move = counted_move(st, meta) if counted else random_move(st, meta)
         if policy == PLAYOUT_SAFE:
             danger = threats(st, 1 - player)
             if danger:
                 for _ in range(3):
                     if not gives_win(st, move, danger, 1 - player):
                         break
-                    move = random_move(st, meta)
+                    move = counted_move(st, meta) if counted else random_move(st, meta)
         play(st, move)
     return st[RESULT]
 
@@ -273,6 +318,48 @@ def choices(st, out):
         if n > 1:
             return n
     return legal(st, out)
+
+
+@njit(cache=True)
+def local_prior(st, code, player, closed):
+    """What both sectioned games' priors share for ``code`` (of ``player``, to move, not a
+    section choice; ``closed`` the closed sections): the head start for winning its section
+    or taking the opponent's winning cell there, less the handicap of sending the opponent
+    to a free move; and whether it does send them to one. The marks are the first slots
+    of both kernels' positions."""
+    s = code // 9
+    p = code % 9
+    mine = st[9 * player + s] | 1 << p
+    theirs = st[9 * (1 - player) + s]
+    h = 0.0
+    closes = mine | theirs == FULL
+    if LINE[mine]:
+        h += PRIOR_WIN_SECTION
+        closes = True
+    if WINNING[theirs] >> p & 1:
+        h += PRIOR_BLOCK
+    if closed >> p & 1 or (closes and p == s):
+        return h + PRIOR_FREE_MOVE, True
+    return h, False
+
+
+@njit(cache=True)
+def prior(st, code):
+    """A cheap judgement of ``code`` for the player to move, in simulations' worth of reward:
+    winning its section or taking the opponent's winning cell there is good; sending the
+    opponent to a free move or to a section they can win at once is bad."""
+    if code >= MAX_MOVES:
+        return 0.0
+    h, free = local_prior(st, code, st[TO_MOVE], st[CLOSED])
+    if free:
+        return h
+    s = code // 9
+    p = code % 9
+    there = st[9 * (1 - st[TO_MOVE]) + p]
+    occupied = st[MARKS0 + p] | st[MARKS1 + p] | (1 << p if p == s else 0)
+    if WINNING[there] & FULL & ~occupied:
+        h += PRIOR_SEND_TO_WIN
+    return h
 
 
 @njit(cache=True)
@@ -308,8 +395,9 @@ def search(
     st = np.empty(SIZE, dtype=np.int64)
     moves = np.empty(81, dtype=np.int16)
     path = np.empty(192, dtype=np.int64)
-    playouts = policy & 3
+    playouts = policy & (3 | COUNTED | GREEDY)
     group = policy & GROUP
+    biased = policy & PRIOR
     me = root[TO_MOVE]
     active = np.empty(MAX_ACTIVE, dtype=np.int64)
     done = 0
@@ -334,7 +422,7 @@ def search(
                         winner = playout(st, meta, playouts)
                     break
                 n = choices(st, moves) if group and node != top else legal(st, moves)
-                if playouts >= PLAYOUT_WINS:
+                if playouts & 3 >= PLAYOUT_WINS:
                     # A winning move settles the node: no other move needs a child.
                     found = winning_move(st, st[TO_MOVE])
                     if found >= 0:
@@ -346,6 +434,9 @@ def search(
                 ):  # fmt: skip
                     winner = playout(st, meta, playouts)
                     break
+                if biased:
+                    for c in range(first[node], first[node] + count[node]):
+                        value[c] = prior(st, move[c])
             child = select_child(first, count, visits, value, proven, node, c_uct)
             code = move[child]
             if code >= MAX_MOVES:
