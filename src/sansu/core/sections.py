@@ -153,7 +153,8 @@ def _of_player(player: int, mover: str, other: str) -> property:
 class SectionsView:
     """Questions about the sections and cells, shared by the states of the sectioned games.
 
-    Expects the state's slots ``_marks``/``_other_marks`` (the cells of the
+    Expects the state's attributes (slots, or properties derived from them)
+    ``_marks``/``_other_marks`` (the cells of the
     player to move and of the other player, section-major), ``_occupied``
     (both), ``_won``/``_other_won`` (9-bit masks of the sections each has
     won), ``_closed`` (won or full), ``_target`` (the section sent to, or
