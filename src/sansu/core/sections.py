@@ -127,6 +127,29 @@ OPEN_CELLS: Final = tuple(sum(SECTION_CELLS[s] for s in OPEN_SECTIONS[c]) for c 
 """``OPEN_CELLS[closed]``: the cells of the sections not in ``closed``, section-major."""
 
 
+SHIFTS: Final = tuple(9 * s for s in range(9))
+"""``SHIFTS[section]``: where the section begins in a section-major board mask."""
+OPEN_PLACES: Final = tuple(
+    tuple((SECTION_PLACES[s], 9 * s) for s in OPEN_SECTIONS[c]) for c in range(512)
+)
+"""``OPEN_PLACES[closed]``: for each open section, its placements by 9-bit mask and its shift."""
+ALL_CELLS: Final = (1 << 81) - 1
+FIRST_MOVES: Final = tuple(p for s in range(9) for p in SECTION_PLACES[s][FULL])
+"""Every placement, section by section: the legal moves of the empty board."""
+
+
+def free_moves(legal: int, closed: int) -> list[Place]:
+    """The placements on the ``legal`` cells of the sections not in ``closed``, section by section.
+
+    A free move's list, built when asked: the states keep their ``legal``
+    mask, and a tuple of moves only when sent to one section.
+    """
+    moves: list[Place] = []
+    for places, shift in OPEN_PLACES[closed]:
+        moves += places[legal >> shift & FULL]
+    return moves
+
+
 def bits_of(mask: int) -> list[int]:
     """The set bit indices of ``mask``, lowest first."""
     out = []

@@ -16,17 +16,20 @@ from typing import Any
 
 from sansu.core.protocol import Game, IllegalMove, Move, Result, State
 from sansu.core.sections import (
+    ALL_CELLS,
+    FIRST_MOVES,
     FREE,
     FULL,
     HAS_LINE,
     OPEN_CELLS,
-    OPEN_SECTIONS,
     PLACES,
     SECTION_CELLS,
     SECTION_NAMES,
     SECTION_PLACES,
+    SHIFTS,
     Place,
     SectionsView,
+    free_moves,
 )
 
 MARKS = ("X", "O")
@@ -34,13 +37,6 @@ _new = object.__new__
 WINS = tuple(Result.win(p, reason="three sections in a row") for p in (0, 1))
 """The results of a won game, one per winner: results are immutable, so every game shares them."""
 DRAW = Result.drawn("no section is open and nobody has three in a row")
-SHIFTS = tuple(9 * s for s in range(9))
-"""``SHIFTS[section]``: where the section begins in a section-major board mask."""
-OPEN_PLACES = tuple(tuple((SECTION_PLACES[s], 9 * s) for s in OPEN_SECTIONS[c]) for c in range(512))
-"""``OPEN_PLACES[closed]``: for each open section, its placements by 9-bit mask and its shift."""
-ALL_CELLS = (1 << 81) - 1
-FIRST_MOVES = tuple(p for s in range(9) for p in SECTION_PLACES[s][FULL])
-"""The legal moves of the empty board, in the order of :meth:`UTTTState.legal_moves`."""
 
 
 class UltimateTicTacToe(Game):
@@ -131,11 +127,7 @@ class UTTTState(SectionsView, State):
         moves = self._moves
         if moves is not None:
             return [*moves]
-        legal = self._legal  # a free move: every empty cell of every open section
-        free: list[Move] = []
-        for places, shift in OPEN_PLACES[self._closed]:
-            free += places[legal >> shift & FULL]
-        return free
+        return free_moves(self._legal, self._closed)  # type: ignore[return-value]
 
     # -- playing ---------------------------------------------------------------
 
