@@ -176,36 +176,59 @@ def _of_player(player: int, mover: str, other: str) -> property:
 class SectionsView:
     """Questions about the sections and cells, shared by the states of the sectioned games.
 
-    Expects the state's attributes (slots, or properties derived from them)
-    ``_marks``/``_other_marks`` (the cells of the
-    player to move and of the other player, section-major), ``_occupied``
-    (both), ``_won``/``_other_won`` (9-bit masks of the sections each has
-    won), ``_closed`` (won or full), ``_target`` (the section sent to, or
-    :data:`FREE`), ``_legal`` (the legal cells), ``ply`` and ``result``. The
-    player to move is ``ply % 2`` (once the game is over: the one who would
-    be), so a move touches the mover's masks only and the two swap roles.
+    Expects the state's slots ``_marks``/``_other_marks`` (the cells of the
+    player to move and of the other player, section-major),
+    ``_won``/``_other_won`` (9-bit masks of the sections each has won),
+    ``_closed`` (won or full), ``_legal`` (the legal cells), ``last_move``
+    and ``result``. The player to move is ``ply % 2`` (once the game is
+    over: the one who would be), so a move touches the mover's masks only
+    and the two swap roles. Whatever follows from those (the ply, whose
+    turn it is, the occupied cells, the section sent to) is derived here on
+    request, so that a move need not set it.
     """
 
     __slots__ = ()
     _marks: int
     _other_marks: int
-    _occupied: int
     _won: int
     _other_won: int
     _closed: int
-    _target: int
     _legal: int
-    ply: int
+    last_move: Place | None
     result: object
 
     def _start(self) -> None:
         """The masks of the empty board, player 0 to move anywhere."""
-        self._marks = self._other_marks = self._occupied = 0
+        self._marks = self._other_marks = 0
         self._won = self._other_won = self._closed = 0
-        self._target = FREE
-        self._legal = (1 << 81) - 1
-        self.ply = 0
+        self._legal = ALL_CELLS
         self.result = None
+        self.last_move = None
+
+    @property
+    def ply(self) -> int:
+        """How many moves led here: each one marks a cell."""
+        return (self._marks | self._other_marks).bit_count()
+
+    @property
+    def to_move(self) -> int | None:
+        return None if self.result is not None else self.ply & 1
+
+    @property
+    def _occupied(self) -> int:
+        return self._marks | self._other_marks
+
+    @property
+    def _target(self) -> int:
+        """The section sent to, or :data:`FREE` (a free move, or the game is over).
+
+        The section the last move points at, unless it is closed (a section
+        won by constraint is closed too).
+        """
+        last = self.last_move
+        if last is None or self.result is not None or self._closed >> last.position & 1:
+            return FREE
+        return last.position
 
     _marks0 = _of_player(0, "_marks", "_other_marks")
     _marks1 = _of_player(1, "_marks", "_other_marks")

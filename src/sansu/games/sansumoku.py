@@ -25,7 +25,6 @@ from typing import Any
 from sansu.core.cells import cell_name
 from sansu.core.protocol import Game, IllegalMove, Move, Result, State
 from sansu.core.sections import (
-    ALL_CELLS,
     CELL_OF_BIT,
     FIRST_MOVES,
     FREE,
@@ -201,40 +200,11 @@ class SansumokuState(SectionsView, State):
     def __init__(self, game: Sansumoku) -> None:
         """The position before the first move (later ones come from :meth:`play`)."""
         self.game = game
-        self._marks = self._other_marks = 0
-        self._won = self._other_won = self._closed = 0
+        self._start()
         self._digits = self._blocked = self._by_constraint = 0
-        self._legal = ALL_CELLS
         self._moves = FIRST_MOVES
-        self.result = None
-        self.last_move = None
 
     # -- what the position is --------------------------------------------------
-
-    @property
-    def ply(self) -> int:  # type: ignore[override]
-        """How many moves led here: one digit each."""
-        return (self._marks | self._other_marks).bit_count()
-
-    @property
-    def to_move(self) -> int | None:  # type: ignore[override]
-        return None if self.result is not None else self.ply & 1
-
-    @property
-    def _occupied(self) -> int:  # type: ignore[override]
-        return self._marks | self._other_marks
-
-    @property
-    def _target(self) -> int:  # type: ignore[override]
-        """The section sent to, or FREE (a wildcard, or the game is over).
-
-        The section the last move points at, unless it is closed: a
-        wildcard, or won by constraint, which also gives a wildcard.
-        """
-        last = self.last_move
-        if last is None or self.result is not None or self._closed >> last.position & 1:
-            return FREE
-        return last.position
 
     @property
     def wildcard(self) -> bool:

@@ -16,9 +16,7 @@ from typing import Any
 
 from sansu.core.protocol import Game, IllegalMove, Move, Result, State
 from sansu.core.sections import (
-    ALL_CELLS,
     FIRST_MOVES,
-    FREE,
     FULL,
     HAS_LINE,
     OPEN_CELLS,
@@ -79,35 +77,10 @@ class UTTTState(SectionsView, State):
     def __init__(self, game: UltimateTicTacToe) -> None:
         """The position before the first move (later ones come from :meth:`play`)."""
         self.game = game
-        self._marks = self._other_marks = 0
-        self._won = self._other_won = self._closed = 0
-        self._legal = ALL_CELLS
+        self._start()
         self._moves = FIRST_MOVES
-        self.result = None
-        self.last_move = None
 
     # -- what the position is --------------------------------------------------
-
-    @property
-    def ply(self) -> int:  # type: ignore[override]
-        """How many moves led here: one mark each."""
-        return (self._marks | self._other_marks).bit_count()
-
-    @property
-    def to_move(self) -> int | None:  # type: ignore[override]
-        return None if self.result is not None else self.ply & 1
-
-    @property
-    def _occupied(self) -> int:  # type: ignore[override]
-        return self._marks | self._other_marks
-
-    @property
-    def _target(self) -> int:  # type: ignore[override]
-        """The section sent to, or FREE (a free move, or the game is over)."""
-        last = self.last_move
-        if last is None or self.result is not None or self._closed >> last.position & 1:
-            return FREE
-        return last.position
 
     def bitboards(self) -> tuple[int, int, int, int, int]:
         """The position as masks, for programs that read it in bulk (research environments).
