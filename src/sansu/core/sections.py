@@ -70,7 +70,17 @@ class Place:
     compared by identity in hot loops; pickling preserves this.
     """
 
-    __slots__ = ("bit", "cell", "mask", "position", "section", "section_bit", "shift", "text")
+    __slots__ = (
+        "bit",
+        "cell",
+        "mask",
+        "position",
+        "position_bit",
+        "section",
+        "section_bit",
+        "shift",
+        "text",
+    )
 
     def __init__(self, cell: int) -> None:
         self.cell = cell
@@ -83,6 +93,8 @@ class Place:
         """Where the cell's section begins in a section-major board mask."""
         self.section_bit = 1 << self.section
         """The section's bit in a 9-bit mask of sections."""
+        self.position_bit = 1 << self.position
+        """The bit of the section this move sends to, in a 9-bit mask of sections."""
         self.text = cell_name(cell)
 
     def __str__(self) -> str:

@@ -254,12 +254,11 @@ class SansumokuState(SectionsView, State):
     def play(self, move: Move | str) -> SansumokuState:
         if move.__class__ is not Place:
             move = self._coerce(move)
-        place: Place = move  # type: ignore[assignment]
-        mask = place.mask
+        mask = move.mask
         if not self._legal & mask:  # taken, closed, elsewhere, repeated digit, or over
-            raise self._why_illegal(place)
-        bit = place.bit
-        shift = place.shift
+            raise self._why_illegal(move)
+        bit = move.bit
+        shift = move.shift
         other = self._other_marks
         marks = self._marks | mask
         occupied = marks | other
@@ -270,43 +269,42 @@ class SansumokuState(SectionsView, State):
         closed = self._closed
         result = None
         if HAS_LINE[marks >> shift & FULL]:
-            closed |= place.section_bit
-            won |= place.section_bit
-            blocked = _unblock(place.section, occupied, digits, blocked)
+            closed |= move.section_bit
+            won |= move.section_bit
+            blocked = _unblock(move.section, occupied, digits, blocked)
             if HAS_LINE[won]:
                 result = WINS[self.ply & 1]
         elif count == 8:
-            closed |= place.section_bit
-        target = place.position
-        by_constraint = self._by_constraint
+            closed |= move.section_bit
         # Slots set one by one: much cheaper than a call of __init__.
         new = _new(SansumokuState)
         new.game = self.game
         new._marks = other  # the next mover's
         new._other_marks = marks
-        new._other_won = won
+        new._won = self._other_won
         new._digits = digits
-        new.last_move = place
-        if result is None and not closed >> target & 1:
+        new.last_move = move
+        if result is None and not closed & move.position_bit:
             # Sent to an open section: its legal cells (``_legal_in``, inlined).
+            target = move.position
             field = occupied >> SHIFTS[target] & FULL
             field = ALLOWED[blocked >> BLOCK_SHIFTS[target][POP[field]] & 63] & ~field
             if field:  # the common case: done
-                new._won = self._other_won
+                new._other_won = won
                 new._blocked = blocked
                 new._closed = closed
-                new._by_constraint = by_constraint
+                new._by_constraint = self._by_constraint
                 new._legal = field << SHIFTS[target]
                 new._moves = SECTION_PLACES[target][field]
                 new.result = None
                 return new
+        by_constraint = self._by_constraint
         legal = 0
         if result is None:  # a wildcard, a win by constraint, or the end
-            target, legal, result, won, closed, by_constraint, blocked = _route(
-                self.ply & 1, target, occupied, digits, won, closed, by_constraint, blocked
+            _, legal, result, won, closed, by_constraint, blocked = _route(
+                self.ply & 1, move.position, occupied, digits, won, closed, by_constraint, blocked
             )
         new._other_won = won
-        new._won = self._other_won
         new._blocked = blocked
         new._closed = closed
         new._by_constraint = by_constraint

@@ -107,12 +107,11 @@ class UTTTState(SectionsView, State):
     def play(self, move: Move | str) -> UTTTState:
         if move.__class__ is not Place:
             move = self._coerce(move)
-        place: Place = move  # type: ignore[assignment]
-        mask = place.mask
+        mask = move.mask
         legal = self._legal
         if not legal & mask:  # taken, closed, elsewhere than sent to, or the game is over
-            raise self._why_illegal(place)
-        shift = place.shift
+            raise self._why_illegal(move)
+        shift = move.shift
         other = self._other_marks
         marks = self._marks | mask
         won = self._won
@@ -124,7 +123,7 @@ class UTTTState(SectionsView, State):
             # a free move filling it:
             or (self._moves is None and (marks | other) >> shift & FULL == FULL)
         ):
-            won, closed, result = self._closing(place, marks, won, closed)
+            won, closed, result = self._closing(move, marks, won, closed)
         # Slots set one by one: much cheaper than a call of __init__.
         new = _new(UTTTState)
         new.game = self.game
@@ -133,16 +132,16 @@ class UTTTState(SectionsView, State):
         new._won = self._other_won
         new._other_won = won
         new._closed = closed
-        new.last_move = place
+        new.last_move = move
         new.result = result
-        position = place.position
         if result is not None:
             new._legal = 0
             new._moves = ()
-        elif closed >> position & 1:  # sent to a closed section: a free move
+        elif closed & move.position_bit:  # sent to a closed section: a free move
             new._legal = ~(marks | other) & OPEN_CELLS[closed]
             new._moves = None
         else:
+            position = move.position
             legal = new._legal = ~(marks | other) & SECTION_CELLS[position]
             new._moves = SECTION_PLACES[position][legal >> SHIFTS[position]]
         return new
