@@ -224,7 +224,9 @@ class SectionsView:
 
     @property
     def to_move(self) -> int | None:
-        return None if self.result is not None else self.ply & 1
+        if self.result is not None:
+            return None
+        return (self._marks | self._other_marks).bit_count() & 1  # the ply's parity
 
     @property
     def _occupied(self) -> int:
@@ -268,6 +270,11 @@ class SectionsView:
         if self._won1 >> section & 1:
             return 1
         return None
+
+    @property
+    def closed_sections(self) -> int:
+        """The closed sections (won or full) as a 9-bit mask, bit ``s`` for section ``s``."""
+        return self._closed
 
     def is_closed(self, section: int) -> bool:
         return bool(self._closed >> section & 1)
