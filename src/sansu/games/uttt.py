@@ -16,6 +16,7 @@ from typing import Any
 
 from sansu.core.protocol import Game, IllegalMove, Move, Result, State
 from sansu.core.sections import (
+    ALL_CELLS,
     FIRST_MOVES,
     FULL,
     HAS_LINE,
@@ -63,6 +64,7 @@ class UTTTState(SectionsView, State):
 
     __slots__ = (
         "_closed",
+        "_free",
         "_legal",
         "_marks",
         "_moves",
@@ -78,6 +80,7 @@ class UTTTState(SectionsView, State):
         """The position before the first move (later ones come from :meth:`play`)."""
         self.game = game
         self._start()
+        self._free = ALL_CELLS
         self._moves = FIRST_MOVES
 
     # -- what the position is --------------------------------------------------
@@ -112,7 +115,7 @@ class UTTTState(SectionsView, State):
         if not legal & mask:  # taken, closed, elsewhere than sent to, or the game is over
             raise self._why_illegal(move)
         shift = move.shift
-        other = self._other_marks
+        free = self._free ^ mask
         marks = self._marks | mask
         won = self._won
         closed = self._closed
@@ -121,13 +124,14 @@ class UTTTState(SectionsView, State):
             HAS_LINE[marks >> shift & FULL]
             or legal == mask  # sent here, and its last empty cell
             # a free move filling it:
-            or (self._moves is None and (marks | other) >> shift & FULL == FULL)
+            or (self._moves is None and not free >> shift & FULL)
         ):
             won, closed, result = self._closing(move, marks, won, closed)
         # Slots set one by one: much cheaper than a call of __init__.
         new = _new(UTTTState)
         new.game = self.game
-        new._marks = other  # the next mover's
+        new._marks = self._other_marks  # the next mover's
+        new._free = free
         new._other_marks = marks
         new._won = self._other_won
         new._other_won = won
@@ -138,11 +142,11 @@ class UTTTState(SectionsView, State):
             new._legal = 0
             new._moves = ()
         elif closed & move.position_bit:  # sent to a closed section: a free move
-            new._legal = ~(marks | other) & OPEN_CELLS[closed]
+            new._legal = free & OPEN_CELLS[closed]
             new._moves = None
         else:
             position = move.position
-            legal = new._legal = ~(marks | other) & SECTION_CELLS[position]
+            legal = new._legal = free & SECTION_CELLS[position]
             new._moves = SECTION_PLACES[position][legal >> SHIFTS[position]]
         return new
 
