@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from pettingzoo.test import api_test, seed_test
-from pettingzoo.utils.wrappers import OrderEnforcingWrapper
+from pettingzoo.utils.env_logger import EnvLogger
 
 from sansu.envs import pettingzoo_env
 
@@ -108,18 +108,32 @@ def test_bad_options_are_refused():
 
 def test_the_order_is_enforced_as_by_pettingzoos_wrapper():
     env = pettingzoo_env("uttt")
-    assert isinstance(env, OrderEnforcingWrapper)
-    for name in ("agent_selection", "agents", "rewards", "terminations", "infos"):
+    for name in ("agent_selection", "agents", "rewards", "terminations", "infos", "num_agents"):
         with pytest.raises(AttributeError, match="before reset"):
             getattr(env, name)
+    with pytest.raises(AttributeError, match="no attribute 'nonsense'"):
+        env.nonsense  # noqa: B018 - the look-up is the test
     with pytest.raises(AttributeError, match="before reset"):
         env.last()
-    with pytest.raises(Exception, match="reset"):
-        env.step(40)
-    with pytest.raises(Exception, match="reset"):
-        env.observe("player_0")
+    for call in (lambda: env.step(40), lambda: env.observe("player_0"), env.agent_iter):
+        with pytest.raises(Exception, match="reset"):
+            call()
     env.reset()
     assert env.agent_selection == "player_0" and env.agents == ["player_0", "player_1"]
+    agents = env.agent_iter()
+    assert next(agents) == "player_0"
+    with pytest.raises(AssertionError, match="step"):  # two agents without a step between
+        next(agents)
+
+
+def test_a_step_after_the_end_warns_and_changes_nothing():
+    env = pettingzoo_env("uttt")
+    play_out(env)
+    assert env.agents == []
+    EnvLogger.flush()
+    env.step(0)
+    assert any("after all agents" in message for message in EnvLogger.mqueue)
+    assert env.agents == []
 
 
 def test_observations_handed_out_are_the_callers_own():
@@ -134,3 +148,23 @@ def test_observations_handed_out_are_the_callers_own():
     assert all(np.array_equal(again[key], expected[key]) for key in expected)
     env.step(int(np.flatnonzero(again["action_mask"])[0]))
     assert env.observe("player_0")["observation"][1, 40] == 1  # the first digit stays as it was
+
+
+@pytest.mark.parametrize("game_id", ["uttt", "sansumoku", "thirtyfive"])
+def test_every_observation_is_that_of_the_engine_state(game_id):
+    """The kept masks and patched observations agree with encodings made afresh."""
+    env = pettingzoo_env(game_id)
+    enc = env.unwrapped.encoding
+    rng = np.random.default_rng(7)
+    for _ in range(3):
+        env.reset()
+        for agent in env.agent_iter():
+            obs, _, termination, truncation, _ = env.last()
+            state = env.unwrapped.state
+            assert np.array_equal(obs["observation"], enc.observation(state))
+            mover = state.to_move
+            expected = enc.mask(state) if agent == f"player_{mover}" else np.zeros(enc.num_actions)
+            assert np.array_equal(obs["action_mask"], expected)
+            assert obs["action_mask"].flags.writeable
+            done = termination or truncation
+            env.step(None if done else int(rng.choice(np.flatnonzero(expected))))

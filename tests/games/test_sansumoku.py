@@ -225,6 +225,13 @@ def play_checked(seed: int) -> sansu.State:
         naive.play(*divmod(move.cell, 9))
         order[section_of(move.cell)].append(state.digit_at(move.cell))
         assert state.to_move == naive.to_move
+        assert state.ply == sum(map(len, order.values())) and state.last_move is move
+        allowed = [] if state.result else naive.allowed()
+        assert state.allowed_sections() == allowed
+        sent_to = naive.target
+        assert state.wildcard == (
+            state.result is None and (sent_to is None or naive.closed(sent_to))
+        )
         assert [state.section_owner(s) for s in range(9)] == naive.won
         assert [state.won_by_constraint(s) for s in range(9)] == naive.by_constraint
         assert_no_repeats_outside_won_sections(state)

@@ -111,6 +111,8 @@ def play_checked(seed: int) -> list[sansu.State]:
         naive.play(*divmod(move.cell, 9))
         states.append(state)
         assert state.to_move == naive.to_move
+        assert state.ply == len(states) - 1 and state.last_move is move
+        assert state.allowed_sections() == ([] if state.result else naive.allowed())
         assert [state.section_owner(s) for s in range(9)] == naive.won
         assert [state.is_closed(s) for s in range(9)] == [naive.closed(s) for s in range(9)]
     assert state.result.draw == naive.draw

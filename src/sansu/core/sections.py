@@ -70,7 +70,17 @@ class Place:
     compared by identity in hot loops; pickling preserves this.
     """
 
-    __slots__ = ("bit", "cell", "mask", "position", "section", "section_bit", "shift", "text")
+    __slots__ = (
+        "bit",
+        "cell",
+        "mask",
+        "position",
+        "position_bit",
+        "section",
+        "section_bit",
+        "shift",
+        "text",
+    )
 
     def __init__(self, cell: int) -> None:
         self.cell = cell
@@ -83,6 +93,8 @@ class Place:
         """Where the cell's section begins in a section-major board mask."""
         self.section_bit = 1 << self.section
         """The section's bit in a 9-bit mask of sections."""
+        self.position_bit = 1 << self.position
+        """The bit of the section this move sends to, in a 9-bit mask of sections."""
         self.text = cell_name(cell)
 
     def __str__(self) -> str:
@@ -127,6 +139,29 @@ OPEN_CELLS: Final = tuple(sum(SECTION_CELLS[s] for s in OPEN_SECTIONS[c]) for c 
 """``OPEN_CELLS[closed]``: the cells of the sections not in ``closed``, section-major."""
 
 
+SHIFTS: Final = tuple(9 * s for s in range(9))
+"""``SHIFTS[section]``: where the section begins in a section-major board mask."""
+OPEN_PLACES: Final = tuple(
+    tuple((SECTION_PLACES[s], 9 * s) for s in OPEN_SECTIONS[c]) for c in range(512)
+)
+"""``OPEN_PLACES[closed]``: for each open section, its placements by 9-bit mask and its shift."""
+ALL_CELLS: Final = (1 << 81) - 1
+FIRST_MOVES: Final = tuple(p for s in range(9) for p in SECTION_PLACES[s][FULL])
+"""Every placement, section by section: the legal moves of the empty board."""
+
+
+def free_moves(legal: int, closed: int) -> list[Place]:
+    """The placements on the ``legal`` cells of the sections not in ``closed``, section by section.
+
+    A free move's list, built when asked: the states keep their ``legal``
+    mask, and a tuple of moves only when sent to one section.
+    """
+    moves: list[Place] = []
+    for places, shift in OPEN_PLACES[closed]:
+        moves += places[legal >> shift & FULL]
+    return moves
+
+
 def bits_of(mask: int) -> list[int]:
     """The set bit indices of ``mask``, lowest first."""
     out = []
@@ -154,34 +189,60 @@ class SectionsView:
     """Questions about the sections and cells, shared by the states of the sectioned games.
 
     Expects the state's slots ``_marks``/``_other_marks`` (the cells of the
-    player to move and of the other player, section-major), ``_occupied``
-    (both), ``_won``/``_other_won`` (9-bit masks of the sections each has
-    won), ``_closed`` (won or full), ``_target`` (the section sent to, or
-    :data:`FREE`), ``_legal`` (the legal cells), ``ply`` and ``result``. The
-    player to move is ``ply % 2`` (once the game is over: the one who would
-    be), so a move touches the mover's masks only and the two swap roles.
+    player to move and of the other player, section-major),
+    ``_won``/``_other_won`` (9-bit masks of the sections each has won),
+    ``_closed`` (won or full), ``_legal`` (the legal cells), ``last_move``
+    and ``result``. The player to move is ``ply % 2`` (once the game is
+    over: the one who would be), so a move touches the mover's masks only
+    and the two swap roles. Whatever follows from those (the ply, whose
+    turn it is, the occupied cells, the section sent to) is derived here on
+    request, so that a move need not set it.
     """
 
     __slots__ = ()
     _marks: int
     _other_marks: int
-    _occupied: int
     _won: int
     _other_won: int
     _closed: int
-    _target: int
     _legal: int
-    ply: int
+    last_move: Place | None
     result: object
 
     def _start(self) -> None:
         """The masks of the empty board, player 0 to move anywhere."""
-        self._marks = self._other_marks = self._occupied = 0
+        self._marks = self._other_marks = 0
         self._won = self._other_won = self._closed = 0
-        self._target = FREE
-        self._legal = (1 << 81) - 1
-        self.ply = 0
+        self._legal = ALL_CELLS
         self.result = None
+        self.last_move = None
+
+    @property
+    def ply(self) -> int:
+        """How many moves led here: each one marks a cell."""
+        return (self._marks | self._other_marks).bit_count()
+
+    @property
+    def to_move(self) -> int | None:
+        if self.result is not None:
+            return None
+        return (self._marks | self._other_marks).bit_count() & 1  # the ply's parity
+
+    @property
+    def _occupied(self) -> int:
+        return self._marks | self._other_marks
+
+    @property
+    def _target(self) -> int:
+        """The section sent to, or :data:`FREE` (a free move, or the game is over).
+
+        The section the last move points at, unless it is closed (a section
+        won by constraint is closed too).
+        """
+        last = self.last_move
+        if last is None or self.result is not None or self._closed >> last.position & 1:
+            return FREE
+        return last.position
 
     _marks0 = _of_player(0, "_marks", "_other_marks")
     _marks1 = _of_player(1, "_marks", "_other_marks")
@@ -209,6 +270,11 @@ class SectionsView:
         if self._won1 >> section & 1:
             return 1
         return None
+
+    @property
+    def closed_sections(self) -> int:
+        """The closed sections (won or full) as a 9-bit mask, bit ``s`` for section ``s``."""
+        return self._closed
 
     def is_closed(self, section: int) -> bool:
         return bool(self._closed >> section & 1)

@@ -155,16 +155,16 @@ class SectionsEncoding(Encoding):
         """A placement changes its cell and, when it closes sections, the section plane."""
         move: Any = after.last_move
         mover = before.to_move
-        if move is None or mover is None or after.ply != before.ply + 1:
+        if move is None or mover is None:
             return self.observation(after)
         obs = previous.copy()
         cell = move.cell
         obs[0, cell] = mover + 1
         if self.digits:
             obs[1, cell] = after.digit_at(cell)  # type: ignore[attr-defined]
-        boards = after.bitboards()  # type: ignore[attr-defined]
         # A section changes state only by closing (a won section is closed too).
-        if boards[4] != before.bitboards()[4]:  # type: ignore[attr-defined]
+        if after.closed_sections != before.closed_sections:  # type: ignore[attr-defined]
+            boards = after.bitboards()  # type: ignore[attr-defined]
             obs[-1] = _section_plane(boards[2], boards[3], boards[4])
         return obs
 

@@ -26,6 +26,7 @@ from sansu.core.cells import cell_name
 from sansu.core.protocol import Game, IllegalMove, Move, Result, State
 from sansu.core.sections import (
     CELL_OF_BIT,
+    FIRST_MOVES,
     FREE,
     FULL,
     HAS_LINE,
@@ -33,8 +34,10 @@ from sansu.core.sections import (
     PLACES,
     SECTION_NAMES,
     SECTION_PLACES,
+    SHIFTS,
     Place,
     SectionsView,
+    free_moves,
 )
 
 COLOURS = ("Blue", "Orange")
@@ -54,6 +57,18 @@ def _blocks(bit: int) -> int:
 
 BLOCKS = tuple(_blocks(b) for b in range(81))
 """``BLOCKS[bit] << 6 * (digit - 1)``: what placing ``digit`` on ``bit`` sets in ``_blocked``."""
+BLOCKS_BY_COUNT = tuple(tuple(BLOCKS[b] << 6 * count for count in range(9)) for b in range(81))
+"""``BLOCKS_BY_COUNT[bit][count]``: what the section's digit ``count + 1`` on ``bit`` blocks."""
+DIGITS_BY_COUNT = tuple(tuple(count + 1 << 4 * b for count in range(9)) for b in range(81))
+"""``DIGITS_BY_COUNT[bit][count]``: the digit ``count + 1`` on ``bit``, laid out as ``_digits``."""
+POP = tuple(m.bit_count() for m in range(512))
+SECTION_DIGITS = (1 << 36) - 1
+"""The digits of one section in ``_digits`` (four bits a position), once shifted down."""
+BLOCK_SHIFTS = tuple(tuple(54 * s + 6 * count for count in range(9)) for s in range(9))
+"""``BLOCK_SHIFTS[section][count]``: where ``_blocked`` holds the section's digit ``count + 1``."""
+WINS = tuple(Result.win(p, reason="three sections in a row") for p in (0, 1))
+"""The results of a won game, one per winner: results are immutable, so every game shares them."""
+DRAW = Result.drawn("no section is open and nobody has three in a row")
 ALLOWED = tuple(
     sum(1 << p for p in range(9) if not (rows >> (p // 3) & 1 or cols >> (p % 3) & 1))
     for rows in range(8)
@@ -62,16 +77,22 @@ ALLOWED = tuple(
 """``ALLOWED[rows << 3 | cols]``: positions of a section outside the blocked local rows/columns."""
 
 
-def _legal_in(section: int, occupied: int, blocked: int) -> int:
-    """The legal cells of an open ``section``, section-major: the one place this rule is written.
+def _legal_in(sections: tuple[int, ...], occupied: int, blocked: int) -> int:
+    """The legal cells of the open ``sections``, section-major: the one place this rule is written
+    (:meth:`SansumokuState.play` inlines it for the section sent to).
 
-    Its next digit is 1 + its digit count; ``blocked`` holds, at
+    A section's next digit is 1 + its digit count; ``blocked`` holds, at
     ``54 * section + 6 * (digit - 1)``, the section's rows (high three bits)
     and columns (low three) where that digit already is outside won sections.
     """
-    field = occupied >> 9 * section & FULL
-    index = blocked >> 54 * section + 6 * field.bit_count() & 63
-    return (ALLOWED[index] & ~field) << 9 * section
+    legal = 0
+    for section in sections:
+        shift = SHIFTS[section]
+        field = occupied >> shift & FULL
+        cells = ALLOWED[blocked >> BLOCK_SHIFTS[section][POP[field]] & 63] & ~field
+        if cells:
+            legal |= cells << shift
+    return legal
 
 
 def _unblock(section: int, occupied: int, digits: int, blocked: int) -> int:
@@ -83,11 +104,14 @@ def _unblock(section: int, occupied: int, digits: int, blocked: int) -> int:
     """
     base = 9 * section
     field = occupied >> base & FULL
+    own = digits >> 4 * base & SECTION_DIGITS  # four bits a position, lowest first
+    clear = 0
     for bit in range(base, base + 9):
         if field & 1:
-            blocked &= ~(BLOCKS[bit] << 6 * ((digits >> 4 * bit & 15) - 1))
+            clear |= BLOCKS_BY_COUNT[bit][(own & 15) - 1]
         field >>= 1
-    return blocked
+        own >>= 4
+    return blocked & ~clear
 
 
 def _route(
@@ -110,15 +134,14 @@ def _route(
     legal = 0
     while True:
         if closed == FULL:
-            result = Result.drawn("no section is open and nobody has three in a row")
+            result = DRAW
             break
         if target != FREE and not closed >> target & 1:
             allowed: tuple[int, ...] = (target,)
         else:
             target = FREE
             allowed = OPEN_SECTIONS[closed]
-        for s in allowed:
-            legal |= _legal_in(s, occupied, blocked)
+        legal = _legal_in(allowed, occupied, blocked)
         if legal:
             break
         # Win by constraint: every section the next player may use is blocked.
@@ -129,7 +152,7 @@ def _route(
             blocked = _unblock(s, occupied, digits, blocked)
         target = FREE
         if HAS_LINE[won]:
-            result = Result.win(mover, reason="three sections in a row")
+            result = WINS[mover]
             break
     if result is not None:
         legal = 0
@@ -148,6 +171,16 @@ class Sansumoku(Game):
 
 
 class SansumokuState(SectionsView, State):
+    """A position: the masks of :class:`SectionsView` (the mover's and the other player's).
+
+    Besides them, ``_digits`` holds four bits a cell, ``_blocked`` where each
+    digit already is (see ``_legal_in``), ``_by_constraint`` the sections won
+    so. As in Ultimate Tic-Tac-Toe, a move sets only what cannot be derived:
+    ``_legal`` the legal cells, ``_moves`` their tuple when sent to an open
+    section (``None`` on a wildcard: listed when asked); whose turn it is,
+    the ply, the occupied cells and the section sent to are read off those.
+    """
+
     __slots__ = (
         "_blocked",
         "_by_constraint",
@@ -155,37 +188,28 @@ class SansumokuState(SectionsView, State):
         "_digits",
         "_legal",
         "_marks",
-        "_occupied",
+        "_moves",
         "_other_marks",
         "_other_won",
-        "_target",
         "_won",
         "game",
         "last_move",
-        "ply",
         "result",
-        "to_move",
     )
-    # Besides the masks of SectionsView (the mover's and the other player's):
-    # ``_digits`` four bits a cell, ``_blocked`` where each digit already is
-    # (see ``_legal_in``), ``_by_constraint`` the sections won so.
 
     def __init__(self, game: Sansumoku) -> None:
         """The position before the first move (later ones come from :meth:`play`)."""
         self.game = game
         self._start()
         self._digits = self._blocked = self._by_constraint = 0
-        self.to_move = 0
-        self.last_move = None
+        self._moves = FIRST_MOVES
 
     # -- what the position is --------------------------------------------------
 
     @property
     def wildcard(self) -> bool:
         """Whether the player to move may use any open section."""
-        return self.result is None and (
-            self._target == FREE or bool(self._closed >> self._target & 1)
-        )
+        return self.result is None and self._target == FREE
 
     def next_digit(self, section: int) -> int | None:
         """The digit the next move in ``section`` places, or ``None`` once it is closed."""
@@ -220,77 +244,72 @@ class SansumokuState(SectionsView, State):
         return bool(self._legal >> PLACES[cell].bit & 1)
 
     def legal_moves(self) -> list[Move]:
-        legal = self._legal
-        target = self._target
-        if target != FREE:  # then the legal cells are all in it (or there are none)
-            return [*SECTION_PLACES[target][legal >> 9 * target & FULL]]
-        moves: list[Move] = []
-        for s in OPEN_SECTIONS[self._closed]:
-            moves += SECTION_PLACES[s][legal >> 9 * s & FULL]
-        return moves
+        moves = self._moves
+        if moves is not None:
+            return [*moves]
+        return free_moves(self._legal, self._closed)  # type: ignore[return-value]
 
     # -- playing ---------------------------------------------------------------
 
     def play(self, move: Move | str) -> SansumokuState:
         if move.__class__ is not Place:
             move = self._coerce(move)
-        mask = move.mask  # type: ignore[union-attr]
+        mask = move.mask
         if not self._legal & mask:  # taken, closed, elsewhere, repeated digit, or over
-            raise self._why_illegal(move)  # type: ignore[arg-type]
-        bit = move.bit  # type: ignore[union-attr]
-        shift = move.shift  # type: ignore[union-attr]
-        before = self._occupied
-        occupied = before | mask
-        count = (before >> shift & FULL).bit_count()  # digits already in the section
-        digits = self._digits | (count + 1) << 4 * bit
-        blocked = self._blocked | BLOCKS[bit] << 6 * count
+            raise self._why_illegal(move)
+        bit = move.bit
+        shift = move.shift
+        other = self._other_marks
         marks = self._marks | mask
+        occupied = marks | other
+        count = POP[occupied >> shift & FULL] - 1  # digits already in the section
+        digits = self._digits | DIGITS_BY_COUNT[bit][count]
+        blocked = self._blocked | BLOCKS_BY_COUNT[bit][count]
         won = self._won
         closed = self._closed
         result = None
         if HAS_LINE[marks >> shift & FULL]:
-            closed |= move.section_bit  # type: ignore[union-attr]
-            won |= move.section_bit  # type: ignore[union-attr]
-            blocked = _unblock(move.section, occupied, digits, blocked)  # type: ignore[union-attr]
+            closed |= move.section_bit
+            won |= move.section_bit
+            blocked = _unblock(move.section, occupied, digits, blocked)
             if HAS_LINE[won]:
-                result = Result.win(self.to_move, reason="three sections in a row")  # type: ignore[arg-type]
+                result = WINS[self.ply & 1]
         elif count == 8:
-            closed |= move.section_bit  # type: ignore[union-attr]
-
-        target = move.position  # type: ignore[union-attr]
-        by_constraint = self._by_constraint
-        if result is not None:
-            legal = 0
-        else:
-            legal = 0 if closed >> target & 1 else _legal_in(target, occupied, blocked)
-            if not legal:  # a wildcard, a win by constraint, or the end
-                target, legal, result, won, closed, by_constraint, blocked = _route(
-                    self.to_move,
-                    target,
-                    occupied,
-                    digits,
-                    won,
-                    closed,
-                    by_constraint,
-                    blocked,  # type: ignore[arg-type]
-                )
+            closed |= move.section_bit
         # Slots set one by one: much cheaper than a call of __init__.
         new = _new(SansumokuState)
         new.game = self.game
-        new._marks = self._other_marks  # the next mover's
+        new._marks = other  # the next mover's
         new._other_marks = marks
         new._won = self._other_won
-        new._other_won = won
-        new._occupied = occupied
         new._digits = digits
+        new.last_move = move
+        if result is None and not closed & move.position_bit:
+            # Sent to an open section: its legal cells (``_legal_in``, inlined).
+            target = move.position
+            field = occupied >> SHIFTS[target] & FULL
+            field = ALLOWED[blocked >> BLOCK_SHIFTS[target][POP[field]] & 63] & ~field
+            if field:  # the common case: done
+                new._other_won = won
+                new._blocked = blocked
+                new._closed = closed
+                new._by_constraint = self._by_constraint
+                new._legal = field << SHIFTS[target]
+                new._moves = SECTION_PLACES[target][field]
+                new.result = None
+                return new
+        by_constraint = self._by_constraint
+        legal = 0
+        if result is None:  # a wildcard, a win by constraint, or the end
+            _, legal, result, won, closed, by_constraint, blocked = _route(
+                self.ply & 1, move.position, occupied, digits, won, closed, by_constraint, blocked
+            )
+        new._other_won = won
         new._blocked = blocked
         new._closed = closed
         new._by_constraint = by_constraint
-        new._target = target
         new._legal = legal
-        new.to_move = None if result is not None else 1 - self.to_move  # type: ignore[operator]
-        new.last_move = move
-        new.ply = self.ply + 1
+        new._moves = () if result is not None else None
         new.result = result
         return new
 

@@ -16,21 +16,26 @@ from typing import Any
 
 from sansu.core.protocol import Game, IllegalMove, Move, Result, State
 from sansu.core.sections import (
-    FREE,
+    ALL_CELLS,
+    FIRST_MOVES,
     FULL,
     HAS_LINE,
     OPEN_CELLS,
-    OPEN_SECTIONS,
     PLACES,
     SECTION_CELLS,
     SECTION_NAMES,
     SECTION_PLACES,
+    SHIFTS,
     Place,
     SectionsView,
+    free_moves,
 )
 
 MARKS = ("X", "O")
 _new = object.__new__
+WINS = tuple(Result.win(p, reason="three sections in a row") for p in (0, 1))
+"""The results of a won game, one per winner: results are immutable, so every game shares them."""
+DRAW = Result.drawn("no section is open and nobody has three in a row")
 
 
 class UltimateTicTacToe(Game):
@@ -46,34 +51,37 @@ class UltimateTicTacToe(Game):
 
 
 class UTTTState(SectionsView, State):
-    """A position: the masks of :class:`SectionsView` (the mover's and the other player's)."""
+    """A position: the masks of :class:`SectionsView` (the mover's and the other player's).
+
+    A move sets only what cannot be derived, so that :meth:`play` stays a
+    handful of operations: the masks, the result, the move, and the legal
+    moves (``_legal`` the legal cells, so that play() checks a move with one
+    AND; ``_moves`` their tuple when sent to an open section, a table
+    look-up, or ``None`` on a free move, listed when asked). Whose turn it
+    is, the ply, the occupied cells and the section sent to are read off
+    those on request.
+    """
 
     __slots__ = (
         "_closed",
+        "_free",
         "_legal",
         "_marks",
-        "_occupied",
+        "_moves",
         "_other_marks",
         "_other_won",
-        "_target",
         "_won",
         "game",
         "last_move",
-        "ply",
         "result",
-        "to_move",
     )
-
-    # ``_target`` is the section sent to, or FREE when it is closed (so that FREE
-    # alone means a free move); ``_legal`` the legal cells, so that play() checks
-    # a move with one AND.
 
     def __init__(self, game: UltimateTicTacToe) -> None:
         """The position before the first move (later ones come from :meth:`play`)."""
         self.game = game
         self._start()
-        self.to_move = 0
-        self.last_move = None
+        self._free = ALL_CELLS
+        self._moves = FIRST_MOVES
 
     # -- what the position is --------------------------------------------------
 
@@ -92,66 +100,66 @@ class UTTTState(SectionsView, State):
         return self._player_on(PLACES[cell].bit)
 
     def legal_moves(self) -> list[Move]:
-        legal = self._legal
-        target = self._target
-        if target != FREE:
-            return [*SECTION_PLACES[target][legal >> 9 * target & FULL]]
-        moves: list[Move] = []
-        for s in OPEN_SECTIONS[self._closed]:
-            moves += SECTION_PLACES[s][legal >> 9 * s & FULL]
-        return moves
+        moves = self._moves
+        if moves is not None:
+            return [*moves]
+        return free_moves(self._legal, self._closed)  # type: ignore[return-value]
 
     # -- playing ---------------------------------------------------------------
 
     def play(self, move: Move | str) -> UTTTState:
         if move.__class__ is not Place:
             move = self._coerce(move)
-        mask = move.mask  # type: ignore[union-attr]
-        if not self._legal & mask:  # taken, closed, elsewhere than sent to, or the game is over
-            raise self._why_illegal(move)  # type: ignore[arg-type]
-        shift = move.shift  # type: ignore[union-attr]
-        occupied = self._occupied | mask
+        mask = move.mask
+        legal = self._legal
+        if not legal & mask:  # taken, closed, elsewhere than sent to, or the game is over
+            raise self._why_illegal(move)
+        shift = move.shift
+        free = self._free ^ mask
         marks = self._marks | mask
         won = self._won
         closed = self._closed
         result = None
-        if HAS_LINE[marks >> shift & FULL]:
-            closed |= move.section_bit  # type: ignore[union-attr]
-            won |= move.section_bit  # type: ignore[union-attr]
-            if HAS_LINE[won]:
-                result = Result.win(self.to_move, reason="three sections in a row")  # type: ignore[arg-type]
-        elif self._legal == mask or (  # sent here: its last empty cell; or a free move filling it
-            self._target == FREE and occupied >> shift & FULL == FULL
+        if (
+            HAS_LINE[marks >> shift & FULL]
+            or legal == mask  # sent here, and its last empty cell
+            # a free move filling it:
+            or (self._moves is None and not free >> shift & FULL)
         ):
-            closed |= move.section_bit  # type: ignore[union-attr]
-        if closed == FULL and result is None:
-            result = Result.drawn("no section is open and nobody has three in a row")
+            won, closed, result = self._closing(move, marks, won, closed)
         # Slots set one by one: much cheaper than a call of __init__.
         new = _new(UTTTState)
         new.game = self.game
         new._marks = self._other_marks  # the next mover's
+        new._free = free
         new._other_marks = marks
         new._won = self._other_won
         new._other_won = won
-        new._occupied = occupied
         new._closed = closed
         new.last_move = move
-        new.ply = self.ply + 1
         new.result = result
-        position = move.position  # type: ignore[union-attr]
         if result is not None:
-            new.to_move = None
-            new._target = FREE
             new._legal = 0
-        elif closed >> position & 1:  # sent to a closed section: a free move
-            new.to_move = 1 - self.to_move  # type: ignore[operator]
-            new._target = FREE
-            new._legal = ~occupied & OPEN_CELLS[closed]
+            new._moves = ()
+        elif closed & move.position_bit:  # sent to a closed section: a free move
+            new._legal = free & OPEN_CELLS[closed]
+            new._moves = None
         else:
-            new.to_move = 1 - self.to_move  # type: ignore[operator]
-            new._target = position
-            new._legal = ~occupied & SECTION_CELLS[position]
+            position = move.position
+            legal = new._legal = free & SECTION_CELLS[position]
+            new._moves = SECTION_PLACES[position][legal >> SHIFTS[position]]
         return new
+
+    def _closing(
+        self, place: Place, marks: int, won: int, closed: int
+    ) -> tuple[int, int, Result | None]:
+        """``(won, closed, result)`` when ``place`` closes its section (won, or full)."""
+        closed |= place.section_bit
+        if HAS_LINE[marks >> place.shift & FULL]:
+            won |= place.section_bit
+            if HAS_LINE[won]:
+                return won, closed, WINS[self.ply & 1]
+        return won, closed, DRAW if closed == FULL else None
 
     def _why_illegal(self, move: Place) -> IllegalMove:
         if self.result is not None:
