@@ -39,6 +39,7 @@ from sansu.core.sections import (
     SectionsView,
     free_moves,
 )
+from sansu.games import native
 
 COLOURS = ("Blue", "Orange")
 _new = object.__new__
@@ -372,5 +373,8 @@ class SansumokuState(SectionsView, State):
             "colours": list(COLOURS),
         }
 
+
+COMPILED = native.install("sansumoku", SansumokuState, WINS, DRAW)
+"""Whether compiled code plays the moves (:mod:`sansu.games.native`)."""
 
 GAME = Sansumoku

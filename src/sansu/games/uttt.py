@@ -30,6 +30,7 @@ from sansu.core.sections import (
     SectionsView,
     free_moves,
 )
+from sansu.games import native
 
 MARKS = ("X", "O")
 _new = object.__new__
@@ -199,5 +200,8 @@ class UTTTState(SectionsView, State):
             "marks": list(MARKS),
         }
 
+
+COMPILED = native.install("uttt", UTTTState, WINS, DRAW)
+"""Whether compiled code plays the moves (:mod:`sansu.games.native`)."""
 
 GAME = UltimateTicTacToe

@@ -1,0 +1,60 @@
+"""Which code plays the moves of Ultimate Tic-Tac-Toe and Sansumoku: compiled or pure Python.
+
+The engines' Python methods are the rules and the reference. When the
+compiled module ``sansu.games._native`` is there (setuptools builds it from
+``_native.c`` wherever a C compiler is) and the environment variable
+``SANSU_PURE_PYTHON`` is unset (or ``0``), :func:`install` replaces a state
+class's ``play`` and ``legal_moves`` by compiled methods that read and
+write the same slots: the same states, moves, results and errors, about
+three times as fast. Without it, or with ``SANSU_PURE_PYTHON=1``, the Python
+methods play. The choice is made once, when the game's module is imported.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from types import ModuleType
+from typing import Any
+
+from sansu.core.protocol import Result
+from sansu.core.sections import BIT_OF_CELL, PLACES, SECTION_PLACES
+
+PURE_ENV = "SANSU_PURE_PYTHON"
+
+PURE: dict[type, dict[str, Callable[..., Any]]] = {}
+"""The Python ``play`` and ``legal_moves`` of each state class: the reference, kept for tests."""
+
+COMPILED: set[type] = set()
+"""The state classes whose moves the compiled module plays."""
+
+
+def pure_wanted() -> bool:
+    """Whether ``SANSU_PURE_PYTHON`` asks for the Python path."""
+    return os.environ.get(PURE_ENV, "").strip() not in ("", "0")
+
+
+def compiled_module() -> ModuleType | None:
+    """The compiled module, or ``None`` when it was not built (no compiler at install time)."""
+    try:
+        from sansu.games import _native
+    except ImportError:
+        return None
+    return _native
+
+
+def install(kind: str, cls: type, wins: tuple[Result, Result], draw: Result) -> bool:
+    """Give ``cls`` (the state class of game ``kind``) the compiled moves, when they may be used.
+
+    ``wins`` and ``draw`` are the game's shared results, so that both paths
+    return the very same objects. Returns whether the compiled path is in use.
+    """
+    PURE[cls] = {"play": cls.play, "legal_moves": cls.legal_moves}  # type: ignore[attr-defined]
+    module = None if pure_wanted() else compiled_module()
+    if module is None:
+        return False
+    play, legal_moves = module.install(kind, cls, PLACES, BIT_OF_CELL, SECTION_PLACES, wins, draw)
+    cls.play = play  # type: ignore[attr-defined]
+    cls.legal_moves = legal_moves  # type: ignore[attr-defined]
+    COMPILED.add(cls)
+    return True
