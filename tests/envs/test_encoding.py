@@ -75,6 +75,8 @@ def test_actions_round_trip_and_observations_fit(game_id, options, seed):
             kept = previous[1].copy()
             assert np.array_equal(enc.next_observation(previous[1], previous[0], state), obs)
             assert np.array_equal(previous[1], kept)
+            patched = enc.next_observation(kept, previous[0], state, in_place=True)
+            assert np.array_equal(patched, obs)  # in place: ``kept`` itself, or a new one
         previous = state, obs
         state = state.play(rng.choice(moves))
     assert sum(returns(state)) == pytest.approx(0.0)

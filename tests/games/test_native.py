@@ -50,8 +50,9 @@ def test_the_compiled_moves_are_in_use_unless_pure_python_is_asked_for() -> None
     assert native.compiled_module() is not None, "sansu.games._native was not built"
     for cls in GAMES.values():
         assert cls in native.COMPILED
-        assert type(cls.__dict__["play"]).__name__ == "method_descriptor"
-        assert cls.play is not native.PURE[cls]["play"]
+        for name in native.METHODS:
+            assert type(cls.__dict__[name]).__name__ == "method_descriptor"
+            assert getattr(cls, name) is not native.PURE[cls][name]
     assert uttt.COMPILED and sansumoku.COMPILED
 
 
@@ -78,7 +79,8 @@ def play_both(game_id: str, rng: random.Random, *, bad_every: int = 0) -> int:
     the same error, and neither state changes.
     """
     cls = GAMES[game_id]
-    pure_play, pure_moves = native.PURE[cls]["play"], native.PURE[cls]["legal_moves"]
+    pure = native.PURE[cls]
+    pure_play, pure_moves, pure_cells = pure["play"], pure["legal_moves"], pure["legal_cells"]
     game = sansu.load_game(game_id)
     fast = ref = game.initial_state()
     record_moves: list[str] = []
@@ -86,13 +88,14 @@ def play_both(game_id: str, rng: random.Random, *, bad_every: int = 0) -> int:
     while True:
         moves = fast.legal_moves()
         assert moves == pure_moves(ref)
+        legal = {m.cell for m in moves}
+        assert fast.legal_cells() == pure_cells(ref) == bytes(c in legal for c in range(81))
         assert slots(fast) == slots(ref)
         assert fast.to_dict() == ref.to_dict()
         if ref.result is not None:
             assert fast.result is ref.result
             break
         if bad_every and ref.ply % bad_every == 0:
-            legal = {m.cell for m in moves}
             illegal = [PLACES[c] for c in range(81) if c not in legal]
             bad = rng.choice([*illegal, *(p.text.upper() for p in illegal), *BAD_INPUTS])
             before = slots(fast)

@@ -264,6 +264,17 @@ class SectionsView:
             return [target]
         return [s for s in range(9) if not self._closed >> s & 1]
 
+    def legal_cells(self) -> bytearray:
+        """81 bytes, row-major: 1 on each cell that a legal move takes, else 0.
+
+        The legal moves as flags, for programs that want them in bulk (the
+        research environments' action masks); compiled where the moves are.
+        """
+        out = bytearray(81)
+        for move in self.legal_moves():  # type: ignore[attr-defined]
+            out[move.cell] = 1
+        return out
+
     def section_owner(self, section: int) -> int | None:
         if self._won0 >> section & 1:
             return 0

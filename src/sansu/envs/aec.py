@@ -172,7 +172,10 @@ class SansuEnv(AECEnv):
             self._mover = None
             return
         self.state = state
-        self._observation = self.encoding.next_observation(self._observation, before, state)
+        # Patched in place: observe() hands out only copies of it.
+        self._observation = self.encoding.next_observation(
+            self._observation, before, state, in_place=True
+        )
         self._cumulative_rewards[agent] = 0.0
         if state.result is not None:
             final = returns(state)

@@ -4,7 +4,7 @@ The engines' Python methods are the rules and the reference. When the
 compiled module ``sansu.games._native`` is there (setuptools builds it from
 ``_native.c`` wherever a C compiler is) and the environment variable
 ``SANSU_PURE_PYTHON`` is unset (or ``0``), :func:`install` replaces a state
-class's ``play`` and ``legal_moves`` by compiled methods that read and
+class's ``play``, ``legal_moves`` and ``legal_cells`` by compiled methods that read and
 write the same slots: the same states, moves, results and errors, about
 three times as fast. Without it, or with ``SANSU_PURE_PYTHON=1``, the Python
 methods play. The choice is made once, when the game's module is imported.
@@ -22,8 +22,11 @@ from sansu.core.sections import BIT_OF_CELL, PLACES, SECTION_PLACES
 
 PURE_ENV = "SANSU_PURE_PYTHON"
 
+METHODS = ("play", "legal_moves", "legal_cells")
+"""The methods the compiled module replaces."""
+
 PURE: dict[type, dict[str, Callable[..., Any]]] = {}
-"""The Python ``play`` and ``legal_moves`` of each state class: the reference, kept for tests."""
+"""The Python :data:`METHODS` of each state class: the reference, kept for tests."""
 
 COMPILED: set[type] = set()
 """The state classes whose moves the compiled module plays."""
@@ -49,12 +52,13 @@ def install(kind: str, cls: type, wins: tuple[Result, Result], draw: Result) -> 
     ``wins`` and ``draw`` are the game's shared results, so that both paths
     return the very same objects. Returns whether the compiled path is in use.
     """
-    PURE[cls] = {"play": cls.play, "legal_moves": cls.legal_moves}  # type: ignore[attr-defined]
+    PURE[cls] = {name: getattr(cls, name) for name in METHODS}
     module = None if pure_wanted() else compiled_module()
     if module is None:
         return False
-    play, legal_moves = module.install(kind, cls, PLACES, BIT_OF_CELL, SECTION_PLACES, wins, draw)
-    cls.play = play  # type: ignore[attr-defined]
-    cls.legal_moves = legal_moves  # type: ignore[attr-defined]
+    methods = module.install(kind, cls, PLACES, BIT_OF_CELL, SECTION_PLACES, wins, draw)
+    assert set(methods) == set(METHODS), "sansu.games._native is out of date: reinstall sansu"
+    for name, method in methods.items():
+        setattr(cls, name, method)
     COMPILED.add(cls)
     return True

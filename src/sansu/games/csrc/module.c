@@ -140,7 +140,22 @@ new_state(PyObject *self, const Bound *b, PyObject *place, PyObject *o_other, Py
     return new;
 }
 
-/* ---- legal_moves(): the same list for both games -------------------------- */
+/* ---- legal_moves() and legal_cells(): the same for both games --------------------- */
+
+/* The legal cells of the open sections (section-major), into `legal`; -1 with an error set. */
+static int
+read_legal(PyObject *self, const Bound *b, u128 *legal)
+{
+    PyObject *c = get_slot(self, b->off[S_CLOSED], "_closed");
+    PyObject *l = get_slot(self, b->off[S_LEGAL], "_legal");
+    if (c == NULL || l == NULL || read_u128(l, legal) < 0)
+        return -1;
+    long closed = read_small(c);
+    if (closed < 0)
+        return -1;
+    *legal &= open_cells((int)closed);
+    return 0;
+}
 
 static PyObject *
 legal_moves(PyObject *self, int kind)
@@ -153,13 +168,8 @@ legal_moves(PyObject *self, int kind)
         return PySequence_List(moves);
     /* A free move (a wildcard): the legal cells of the open sections, section by section. */
     u128 legal;
-    PyObject *c = get_slot(self, b->off[S_CLOSED], "_closed");
-    if (c == NULL || read_u128(get_slot(self, b->off[S_LEGAL], "_legal"), &legal) < 0)
+    if (read_legal(self, b, &legal) < 0)
         return NULL;
-    long closed = read_small(c);
-    if (closed < 0)
-        return NULL;
-    legal &= open_cells((int)closed);
     PyObject *list = PyList_New(popcount128(legal));
     if (list == NULL)
         return NULL;
@@ -172,21 +182,50 @@ legal_moves(PyObject *self, int kind)
     return list;
 }
 
+/* SectionsView.legal_cells: 81 bytes, row-major, 1 on each cell a legal move takes. */
+static PyObject *
+legal_cells(PyObject *self, int kind)
+{
+    u128 legal;
+    if (read_legal(self, &bound[kind], &legal) < 0)
+        return NULL;
+    PyObject *out = PyByteArray_FromStringAndSize(NULL, 81);
+    if (out == NULL)
+        return NULL;
+    char *cells = PyByteArray_AS_STRING(out);
+    memset(cells, 0, 81);
+    for (int bit = 0; bit < 81; bit++)
+        if (legal >> bit & 1) {
+            int section = bit / 9, position = bit % 9;
+            cells[9 * (3 * (section / 3) + position / 3) + 3 * (section % 3) + position % 3] = 1;
+        }
+    return out;
+}
+
 static PyObject *
 uttt_legal_moves(PyObject *self, PyObject *unused) { return legal_moves(self, UTTT); }
 
 static PyObject *
 sansumoku_legal_moves(PyObject *self, PyObject *unused) { return legal_moves(self, SANSUMOKU); }
 
+static PyObject *
+uttt_legal_cells(PyObject *self, PyObject *unused) { return legal_cells(self, UTTT); }
+
+static PyObject *
+sansumoku_legal_cells(PyObject *self, PyObject *unused) { return legal_cells(self, SANSUMOKU); }
+
 /* ---- install(): bind a state class ---------------------------------------- */
 
-static PyMethodDef state_methods[KINDS][2] = {
+#define METHODS 3
+static PyMethodDef state_methods[KINDS][METHODS] = {
     {{"play", (PyCFunction)(void (*)(void))uttt_play, METH_FASTCALL,
       "The position after `move` (compiled; the rules are UTTTState's)."},
-     {"legal_moves", uttt_legal_moves, METH_NOARGS, "The legal moves (compiled)."}},
+     {"legal_moves", uttt_legal_moves, METH_NOARGS, "The legal moves (compiled)."},
+     {"legal_cells", uttt_legal_cells, METH_NOARGS, "The legal cells' flags (compiled)."}},
     {{"play", (PyCFunction)(void (*)(void))sansumoku_play, METH_FASTCALL,
       "The position after `move` (compiled; the rules are SansumokuState's)."},
-     {"legal_moves", sansumoku_legal_moves, METH_NOARGS, "The legal moves (compiled)."}},
+     {"legal_moves", sansumoku_legal_moves, METH_NOARGS, "The legal moves (compiled)."},
+     {"legal_cells", sansumoku_legal_cells, METH_NOARGS, "The legal cells' flags (compiled)."}},
 };
 
 static int
@@ -221,7 +260,7 @@ bind_places(PyObject *places, PyObject *bit_of_cell)
 static PyObject *
 install(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
-    /* install(kind, cls, PLACES, BIT_OF_CELL, SECTION_PLACES, WINS, DRAW) -> (play, legal_moves) */
+    /* install(kind, cls, PLACES, BIT_OF_CELL, SECTION_PLACES, WINS, DRAW) -> {name: method} */
     if (nargs != 7) {
         PyErr_SetString(PyExc_TypeError, "install() takes 7 arguments");
         return NULL;
@@ -264,18 +303,20 @@ install(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     Py_XSETREF(b->wins, args[5]);
     Py_INCREF(args[6]);
     Py_XSETREF(b->draw, args[6]);
-    PyObject *play = PyDescr_NewMethod(b->cls, &state_methods[kind][0]);
-    PyObject *moves = PyDescr_NewMethod(b->cls, &state_methods[kind][1]);
-    PyObject *out = (play && moves) ? PyTuple_Pack(2, play, moves) : NULL;
-    Py_XDECREF(play);
-    Py_XDECREF(moves);
+    PyObject *out = PyDict_New();
+    for (int i = 0; out != NULL && i < METHODS; i++) {
+        PyObject *method = PyDescr_NewMethod(b->cls, &state_methods[kind][i]);
+        if (method == NULL || PyDict_SetItemString(out, state_methods[kind][i].ml_name, method) < 0)
+            Py_CLEAR(out);
+        Py_XDECREF(method);
+    }
     return out;
 }
 
 static PyMethodDef module_methods[] = {
     {"install", (PyCFunction)(void (*)(void))install, METH_FASTCALL,
      "install(kind, cls, PLACES, BIT_OF_CELL, SECTION_PLACES, WINS, DRAW): "
-     "the compiled (play, legal_moves) methods of a state class."},
+     "the compiled methods of a state class (play, legal_moves, legal_cells), by name."},
     {NULL, NULL, 0, NULL},
 };
 
