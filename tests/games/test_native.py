@@ -51,7 +51,7 @@ def test_the_compiled_moves_are_in_use_unless_pure_python_is_asked_for() -> None
     for cls in GAMES.values():
         assert cls in native.COMPILED
         for name in native.METHODS:
-            assert type(cls.__dict__[name]).__name__ == "method_descriptor"
+            assert type(cls.__dict__[name]).__name__ in ("method_descriptor", "getset_descriptor")
             assert getattr(cls, name) is not native.PURE[cls][name]
     assert uttt.COMPILED and sansumoku.COMPILED
 
@@ -91,6 +91,7 @@ def play_both(game_id: str, rng: random.Random, *, bad_every: int = 0) -> int:
         legal = {m.cell for m in moves}
         assert fast.legal_cells() == pure_cells(ref) == bytes(c in legal for c in range(81))
         assert slots(fast) == slots(ref)
+        assert (fast.ply, fast.to_move) == (pure["ply"].__get__(ref), pure["to_move"].__get__(ref))
         assert fast.to_dict() == ref.to_dict()
         if ref.result is not None:
             assert fast.result is ref.result

@@ -2,16 +2,17 @@
 
 The engines' Python methods are the rules and the reference. When the
 compiled module ``sansu.games._native`` is there (setuptools builds it from
-``_native.c`` wherever a C compiler is) and the environment variable
+``csrc/*.c`` wherever a C compiler is) and the environment variable
 ``SANSU_PURE_PYTHON`` is unset (or ``0``), :func:`install` replaces a state
-class's ``play``, ``legal_moves`` and ``legal_cells`` by compiled methods that read and
-write the same slots: the same states, moves, results and errors, about
-three times as fast. Without it, or with ``SANSU_PURE_PYTHON=1``, the Python
-methods play. The choice is made once, when the game's module is imported.
+class's :data:`METHODS` by compiled ones that read and write the same
+slots: the same states, moves, results and errors, in a fraction of the
+time. Without it, or with ``SANSU_PURE_PYTHON=1``, the Python methods play.
+The choice is made once, when the game's module is imported.
 """
 
 from __future__ import annotations
 
+import inspect
 import os
 from collections.abc import Callable
 from types import ModuleType
@@ -22,11 +23,12 @@ from sansu.core.sections import BIT_OF_CELL, PLACES, SECTION_PLACES
 
 PURE_ENV = "SANSU_PURE_PYTHON"
 
-METHODS = ("play", "legal_moves", "legal_cells")
-"""The methods the compiled module replaces."""
+METHODS = ("play", "legal_moves", "legal_cells", "ply", "to_move")
+"""The methods and properties the compiled module replaces."""
 
 PURE: dict[type, dict[str, Callable[..., Any]]] = {}
-"""The Python :data:`METHODS` of each state class: the reference, kept for tests."""
+"""The Python :data:`METHODS` of each state class (functions and properties, as found on the
+class): the reference, kept for tests."""
 
 COMPILED: set[type] = set()
 """The state classes whose moves the compiled module plays."""
@@ -52,7 +54,7 @@ def install(kind: str, cls: type, wins: tuple[Result, Result], draw: Result) -> 
     ``wins`` and ``draw`` are the game's shared results, so that both paths
     return the very same objects. Returns whether the compiled path is in use.
     """
-    PURE[cls] = {name: getattr(cls, name) for name in METHODS}
+    PURE[cls] = {name: inspect.getattr_static(cls, name) for name in METHODS}
     module = None if pure_wanted() else compiled_module()
     if module is None:
         return False

@@ -214,6 +214,47 @@ uttt_legal_cells(PyObject *self, PyObject *unused) { return legal_cells(self, UT
 static PyObject *
 sansumoku_legal_cells(PyObject *self, PyObject *unused) { return legal_cells(self, SANSUMOKU); }
 
+/* ---- ply and to_move: SectionsView's, read off the masks -------------------------- */
+
+/* How many moves led here: each one marks a cell. -1 with an error set. */
+static int
+ply_of(PyObject *self, const Bound *b)
+{
+    u128 marks, other;
+    if (read_u128(get_slot(self, b->off[S_MARKS], "_marks"), &marks) < 0 ||
+        read_u128(get_slot(self, b->off[S_OTHER_MARKS], "_other_marks"), &other) < 0)
+        return -1;
+    return popcount128(marks | other);
+}
+
+static PyObject *
+get_ply(PyObject *self, void *bound_kind)
+{
+    int ply = ply_of(self, bound_kind);
+    return ply < 0 ? NULL : PyLong_FromLong(ply);
+}
+
+static PyObject *
+get_to_move(PyObject *self, void *bound_kind)
+{
+    const Bound *b = bound_kind;
+    PyObject *result = get_slot(self, b->off[S_RESULT], "result");
+    if (result == NULL)
+        return NULL;
+    if (result != Py_None)
+        Py_RETURN_NONE;
+    int ply = ply_of(self, b);
+    return ply < 0 ? NULL : PyLong_FromLong(ply & 1);
+}
+
+#define GETSETS 2
+static PyGetSetDef state_getsets[KINDS][GETSETS] = {
+    {{"ply", get_ply, NULL, "How many moves led here (compiled).", &bound[UTTT]},
+     {"to_move", get_to_move, NULL, "The player to move, or None (compiled).", &bound[UTTT]}},
+    {{"ply", get_ply, NULL, "How many moves led here (compiled).", &bound[SANSUMOKU]},
+     {"to_move", get_to_move, NULL, "The player to move, or None (compiled).", &bound[SANSUMOKU]}},
+};
+
 /* ---- install(): bind a state class ---------------------------------------- */
 
 #define METHODS 3
@@ -310,13 +351,20 @@ install(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
             Py_CLEAR(out);
         Py_XDECREF(method);
     }
+    for (int i = 0; out != NULL && i < GETSETS; i++) {
+        PyObject *getset = PyDescr_NewGetSet(b->cls, &state_getsets[kind][i]);
+        if (getset == NULL || PyDict_SetItemString(out, state_getsets[kind][i].name, getset) < 0)
+            Py_CLEAR(out);
+        Py_XDECREF(getset);
+    }
     return out;
 }
 
 static PyMethodDef module_methods[] = {
     {"install", (PyCFunction)(void (*)(void))install, METH_FASTCALL,
      "install(kind, cls, PLACES, BIT_OF_CELL, SECTION_PLACES, WINS, DRAW): "
-     "the compiled methods of a state class (play, legal_moves, legal_cells), by name."},
+     "the compiled methods and properties of a state class (play, legal_moves, legal_cells, "
+     "ply, to_move), by name."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -43,6 +43,8 @@ typedef unsigned __int128 u128;
 static inline int
 read_words(PyObject *v, uint64_t *w, int n)
 {
+    if (v == NULL) /* a slot not set: get_slot() has said so */
+        return -1;
     if (!PyLong_CheckExact(v) || LONG_NEGATIVE(v)) {
         PyErr_SetString(PyExc_TypeError, "a state's mask is not a non-negative int");
         return -1;
