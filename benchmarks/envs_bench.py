@@ -43,6 +43,7 @@ from pettingzoo import AECEnv
 
 import sansu
 from sansu.envs import VectorEnv, pettingzoo_env
+from sansu.games import native
 
 BATCHES = (1, 64, 1024)
 TARGETS = {("uttt", 1024): 10e6, ("sansumoku", 1024): 5e6}
@@ -242,6 +243,7 @@ def main(argv: list[str] | None = None) -> None:
             print(line, flush=True)
     print()
     print("## PettingZoo masked random loop against the engine's own random play, steps/s")
+    print(native.describe())
     for game_id in sansu.game_ids():
         rates, engine, ratio = alternate(
             pettingzoo_runner(game_id), engine_runner(game_id), args.rounds, args.seconds

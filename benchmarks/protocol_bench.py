@@ -8,7 +8,8 @@ each line gives the median of the per-pair ratios. Only Ultimate
 Tic-Tac-Toe is the same game as the reference; Sansumoku is its closest
 relative (same board, same routing, plus digits); the other lines compare
 different games and say so. Target: at least 1× for Ultimate Tic-Tac-Toe
-and Sansumoku. A last line plays a state that keeps no rules
+and Sansumoku (whose moves are compiled unless ``SANSU_PURE_PYTHON=1``: the
+first line says which). A last line plays a state that keeps no rules
 (:class:`NoRules`) through the same loop: what the loop alone costs. Times
 are the thread's CPU time (``time.thread_time``), so that other processes
 on a shared machine do not count.
@@ -25,6 +26,7 @@ import time
 from collections.abc import Callable
 
 import sansu
+from sansu.games import native
 
 TARGETS = {"uttt": 1.0, "sansumoku": 1.0}
 """Ratio to OpenSpiel's Ultimate Tic-Tac-Toe that the game must reach."""
@@ -126,6 +128,7 @@ def main(argv: list[str] | None = None) -> None:
         f"## Random full games per second through the public API"
         f" ({args.rounds} pairs of {args.seconds:g} s rounds, in alternation with OpenSpiel)"
     )
+    print(native.describe())
     reference = openspiel_player()
     if reference is None:
         print("OpenSpiel not installed: no reference (pip install open_spiel)")

@@ -46,7 +46,9 @@ def test_the_compiled_moves_are_in_use_unless_pure_python_is_asked_for() -> None
     if native.pure_wanted():
         assert not native.COMPILED
         assert not uttt.COMPILED and not sansumoku.COMPILED
+        assert native.describe() == "pure-Python moves (SANSU_PURE_PYTHON is set)"
         return
+    assert native.describe().startswith("compiled moves")
     assert native.compiled_module() is not None, "sansu.games._native was not built"
     for cls in GAMES.values():
         assert cls in native.COMPILED
@@ -66,6 +68,7 @@ def test_pure_python_path_is_chosen_by_the_environment_variable() -> None:
         "print('pure')\n"
     )
     env = {**os.environ, native.PURE_ENV: "1"}
+    assert native.PURE_ENV == "SANSU_PURE_PYTHON"  # the name the docs give
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "pure"

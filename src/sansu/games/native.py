@@ -64,3 +64,12 @@ def install(kind: str, cls: type, wins: tuple[Result, Result], draw: Result) -> 
         setattr(cls, name, method)
     COMPILED.add(cls)
     return True
+
+
+def describe() -> str:
+    """Which code plays the moves in this process, in words (for benchmarks' reports)."""
+    if COMPILED:
+        names = ", ".join(sorted(cls.__name__ for cls in COMPILED))
+        return f"compiled moves (sansu.games._native) for {names}"
+    why = f"{PURE_ENV} is set" if pure_wanted() else "sansu.games._native is not built"
+    return f"pure-Python moves ({why})"
