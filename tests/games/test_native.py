@@ -122,7 +122,7 @@ def play_both(game_id: str, rng: random.Random, *, bad_every: int = 0) -> int:
 @pytest.mark.parametrize("game_id", sorted(GAMES))
 def test_compiled_and_python_moves_agree_on_random_games(game_id: str) -> None:
     rng = random.Random(20)
-    lengths = [play_both(game_id, rng, bad_every=7 if n % 4 == 0 else 0) for n in range(1500)]
+    lengths = [play_both(game_id, rng, bad_every=7 if n % 4 == 0 else 0) for n in range(2000)]
     # Random games of both kinds end in every way: long and short games, both winners, draws.
     assert min(lengths) < 40 < max(lengths)
 
