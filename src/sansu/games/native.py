@@ -68,6 +68,8 @@ def install(kind: str, cls: type, wins: tuple[Result, Result], draw: Result) -> 
 
 def describe() -> str:
     """Which code plays the moves in this process, in words (for benchmarks' reports)."""
+    from sansu.games import sansumoku, uttt  # noqa: F401 - installed when imported
+
     if COMPILED:
         names = ", ".join(sorted(cls.__name__ for cls in COMPILED))
         return f"compiled moves (sansu.games._native) for {names}"
