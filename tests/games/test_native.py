@@ -177,3 +177,15 @@ def test_a_finished_game_refuses_every_move_alike(game_id: str) -> None:
         expected = error_of(native.PURE[cls]["play"], state, place)
         assert expected == (sansu.IllegalMove, f"{place.text}: the game is over")
         assert error_of(state.play, place) == expected
+
+
+@pytest.mark.parametrize("game_id", sorted(GAMES))
+def test_a_state_without_its_slots_raises_attribute_error_on_both_paths(game_id: str) -> None:
+    cls = GAMES[game_id]
+    empty = object.__new__(cls)
+    for call in (empty.play, native.PURE[cls]["play"].__get__(empty)):
+        with pytest.raises(AttributeError):
+            call(PLACES[40])
+    for name in ("legal_moves", "legal_cells"):
+        with pytest.raises(AttributeError):
+            getattr(empty, name)()

@@ -18,8 +18,10 @@ more than the game.
 
 Speed: no wrapper between the caller and the environment (the checks before
 the first ``reset`` live in a class of their own, :class:`SansuEnvBeforeReset`),
-an agent iterator that is a generator, and the observation patched from the
-previous one (:meth:`Encoding.next_observation`). What remains per step is
+an agent iterator that is a generator, the observation patched in place
+from the previous one (:meth:`Encoding.next_observation`; only copies are
+handed out), and the mask taken from the engine's legal-cell flags where it
+has them (compiled for Ultimate Tic-Tac-Toe and Sansumoku). What remains per step is
 PettingZoo's protocol itself (``last``, the dictionaries, NumPy arrays): see
 ``docs/research.md``.
 """

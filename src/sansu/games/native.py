@@ -67,11 +67,12 @@ def install(kind: str, cls: type, wins: tuple[Result, Result], draw: Result) -> 
 
 
 def describe() -> str:
-    """Which code plays the moves in this process, in words (for benchmarks' reports)."""
-    from sansu.games import sansumoku, uttt  # noqa: F401 - installed when imported
+    """Which code plays the moves in this process, in words (for benchmarks' reports).
 
-    if COMPILED:
-        names = ", ".join(sorted(cls.__name__ for cls in COMPILED))
-        return f"compiled moves (sansu.games._native) for {names}"
-    why = f"{PURE_ENV} is set" if pure_wanted() else "sansu.games._native is not built"
-    return f"pure-Python moves ({why})"
+    The choice :func:`install` makes, whether or not the games are imported yet.
+    """
+    if pure_wanted():
+        return f"pure-Python moves ({PURE_ENV} is set)"
+    if compiled_module() is None:
+        return "pure-Python moves (sansu.games._native is not built)"
+    return "compiled moves (sansu.games._native) for Ultimate Tic-Tac-Toe and Sansumoku"

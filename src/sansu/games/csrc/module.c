@@ -121,13 +121,14 @@ new_state(PyObject *self, const Bound *b, PyObject *place, PyObject *o_other, Py
           PyObject *result, u128 marks, long won, long closed)
 {
     const Py_ssize_t *off = b->off;
-    PyObject *new = b->cls->tp_alloc(b->cls, 0);
+    PyObject *game = get_slot(self, off[S_GAME], "game");
+    PyObject *new = game == NULL ? NULL : b->cls->tp_alloc(b->cls, 0);
     if (new == NULL) {
         Py_DECREF(place);
         return NULL;
     }
     SLOT(new, off[S_LAST]) = place;
-    put_ref(new, off[S_GAME], SLOT(self, off[S_GAME]));
+    put_ref(new, off[S_GAME], game);
     put_ref(new, off[S_MARKS], o_other); /* the next mover's */
     put_ref(new, off[S_WON], o_owon);
     put_ref(new, off[S_RESULT], result);
