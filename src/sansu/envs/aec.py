@@ -92,6 +92,10 @@ class SansuEnv(AECEnv):
         self.state: State = self.game.initial_state()
         self._observation = self.encoding.observation(self.state)
         """The observation of ``state``; handed out as copies."""
+        self._kept_mask = self.encoding.start_mask(self.state)
+        """The mask patched after each move, if the encoding keeps one (``None``: built afresh)."""
+        self._scores: Any = None
+        """The scores ``infos`` carry now (then they need no new dictionaries while equal)."""
         self._mover: str | None = None
         """The agent to move, the only one whose mask has legal actions (``None``: over)."""
         self._no_mask = np.zeros(enc.num_actions, INT8)
@@ -115,6 +119,8 @@ class SansuEnv(AECEnv):
         self._has_updated = True
         self.state = self.game.initial_state()
         self._observation = self.encoding.observation(self.state)
+        self._kept_mask = self.encoding.start_mask(self.state)
+        self._scores = None
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -143,7 +149,11 @@ class SansuEnv(AECEnv):
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         if agent != self._mover:
             return {"observation": self._observation.copy(), "action_mask": self._no_mask.copy()}
-        mask = self.encoding.mask(self.state)  # built afresh: cheaper than a kept one's copy
+        kept = self._kept_mask
+        if kept is None:
+            mask = self.encoding.mask(self.state)  # built afresh: cheaper than a kept one's copy
+        else:
+            mask = self.encoding.handed_mask(kept, self.state)
         return {"observation": self._observation.copy(), "action_mask": mask}
 
     def step(self, action: int | None) -> None:
@@ -178,6 +188,8 @@ class SansuEnv(AECEnv):
         self._observation = self.encoding.next_observation(
             self._observation, before, state, in_place=True
         )
+        if self._kept_mask is not None:
+            self.encoding.patch_mask(self._kept_mask, before, state)
         self._cumulative_rewards[agent] = 0.0
         if state.result is not None:
             final = returns(state)
@@ -191,10 +203,20 @@ class SansuEnv(AECEnv):
         else:
             # Rewards come only at the end, and infos only carry scores before it.
             if self._scored:
-                self._set_infos()
+                self._set_scores()
             self.agent_selection = self._mover = self.possible_agents[state.to_move]  # type: ignore[index]
         if self.render_mode == "ansi":
             print(self.render())
+
+    def _set_scores(self) -> None:
+        """``infos`` while the game goes on: the scores, in new dictionaries when they change."""
+        scores: Any = self.state
+        scores = scores.scores
+        if callable(scores):  # 35 counts the squares of each colour
+            scores = scores()
+        if scores != self._scores:
+            self._scores = scores
+            self.infos = {a: {"scores": list(scores)} for a in self.agents}
 
     def _set_infos(self) -> None:
         state: Any = self.state

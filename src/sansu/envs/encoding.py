@@ -18,8 +18,6 @@ The engines stay the rules: an encoding only translates.
 
 from __future__ import annotations
 
-from abc import ABC, abstractmethod
-from collections.abc import Iterable
 from functools import lru_cache
 from typing import Any
 
@@ -27,78 +25,35 @@ import numpy as np
 
 from sansu.core.protocol import Game, Move, State
 from sansu.core.sections import PLACES
+from sansu.envs.encoding_base import (
+    CHALLENGE_ACTIONS,
+    CHALLENGE_TIMEOUT,
+    INT8,
+    MAX_PLAYERS,
+    SUMODOKU_ACTIONS,
+    SUMODOKU_ERASE,
+    SUMODOKU_WORDS,
+    Encoding,
+    _bits,
+)
+from sansu.envs.sudoku_encoding import ChallengeEncoding, SumodokuEncoding
 
-SUMODOKU_ERASE = 729
-SUMODOKU_WORDS = ("sudoku", "challenge", "timeout")
-SUMODOKU_ACTIONS = 813
-CHALLENGE_TIMEOUT = 729
-CHALLENGE_ACTIONS = 730
-MAX_PLAYERS = 5
-INT8 = np.dtype(np.int8)
-"""For hot calls: NumPy parses a positional dtype object faster than a ``dtype=`` keyword."""
-
-
-class Encoding(ABC):
-    """Actions and observations of one game (with its options); each game's own subclass
-    says what a player observes."""
-
-    num_actions: int
-    observation_shape: tuple[int, ...]
-    observation_high: int
-    """Every observation entry lies in ``0 .. observation_high``."""
-    observation_dtype: Any = np.int8
-
-    def __init__(self, game: Game) -> None:
-        self.game = game
-
-    def action_of(self, move: Move) -> int:
-        """The action number of an engine move."""
-        return 9 * move.cell + move.digit - 1  # type: ignore[attr-defined]
-
-    def move_of(self, state: State, action: int) -> Move:
-        """The engine move of an action number (legal or not: :meth:`State.play` judges)."""
-        return self.game.parse_move(self.text_of(action))
-
-    def text_of(self, action: int) -> str:
-        """The canonical text of an action's move."""
-        cell, digit = divmod(int(action), 9)
-        return f"r{cell // 9 + 1}c{cell % 9 + 1}={digit + 1}"
-
-    def legal_actions(self, state: State) -> list[int]:
-        """The legal actions of the player to move, ascending."""
-        action_of = self.action_of
-        return sorted(action_of(m) for m in state.legal_moves())
-
-    def mask(self, state: State) -> np.ndarray:
-        """``int8[num_actions]``: 1 for each legal action of the player to move."""
-        out = np.zeros(self.num_actions, dtype=np.int8)
-        moves = state.legal_moves()
-        if moves:
-            out[[self.action_of(m) for m in moves]] = 1
-        return out
-
-    @abstractmethod
-    def observation(self, state: State) -> np.ndarray:
-        """What the player to move observes, ``observation_shape`` entries."""
-
-    def next_observation(
-        self, previous: np.ndarray, before: State, after: State, *, in_place: bool = False
-    ) -> np.ndarray:
-        """``observation(after)``, given ``previous = observation(before)`` and one move between.
-
-        A new array, ``previous`` left as it is; or, ``in_place``, possibly
-        ``previous`` itself, changed (for an owner that hands out only
-        copies). Games whose moves change little of the observation override
-        this to patch ``previous`` (or a copy) instead of building it again.
-        """
-        return self.observation(after)
-
-
-def _bits(mask: int, count: int) -> np.ndarray:
-    """The low ``count`` bits of ``mask`` as a uint8 array, lowest first."""
-    raw = np.frombuffer(mask.to_bytes((count + 7) // 8, "little"), dtype=np.uint8)
-    return np.unpackbits(raw, count=count, bitorder="little")
-
+__all__ = [
+    "CHALLENGE_ACTIONS",
+    "CHALLENGE_TIMEOUT",
+    "INT8",
+    "MAX_PLAYERS",
+    "SUMODOKU_ACTIONS",
+    "SUMODOKU_ERASE",
+    "SUMODOKU_WORDS",
+    "ChallengeEncoding",
+    "Encoding",
+    "SectionsEncoding",
+    "SumodokuEncoding",
+    "ThirtyFiveEncoding",
+    "encoding_for",
+    "returns",
+]
 
 BIT_OF_CELL = np.array(
     [9 * (3 * (c // 27) + c % 9 // 3) + 3 * (c // 9 % 3) + c % 3 for c in range(81)]
@@ -213,6 +168,37 @@ class ThirtyFiveEncoding(Encoding):
         filled = state.bitboards()[0]  # type: ignore[attr-defined]
         return np.repeat(1 - _bits(filled, self.cells), 9).astype(np.int8)
 
+    def start_mask(self, state: State) -> np.ndarray:
+        return self.mask(state)
+
+    def patch_mask(self, kept: np.ndarray, before: State, after: State) -> None:
+        """A move fills one square: its nine numbers go (and all of them at the end)."""
+        if after.result is not None:
+            kept[:] = 0
+            return
+        start = 9 * after.last_move.cell  # type: ignore[attr-defined]
+        kept[start : start + 9] = 0
+
+    def next_observation(
+        self, previous: np.ndarray, before: State, after: State, *, in_place: bool = False
+    ) -> np.ndarray:
+        """A move changes its square and the squares whose colour or highlight it changed."""
+        obs = previous if in_place else previous.copy()
+        old: Any = before.bitboards()  # type: ignore[attr-defined]
+        filled, red, hl0, hl1, values = after.bitboards()  # type: ignore[attr-defined]
+        changed = (filled ^ old[0]) | (red ^ old[1]) | (hl0 ^ old[2]) | (hl1 ^ old[3])
+        while changed:
+            low = changed & -changed
+            changed ^= low
+            cell = low.bit_length() - 1
+            if filled & low:
+                obs[0, cell] = 1 if red & low else 2
+                obs[1, cell] = values >> (8 * cell) & 0xFF
+                obs[2, cell] = 0
+            else:
+                obs[2, cell] = 1 if hl0 & low else 2 if hl1 & low else 0
+        return obs
+
     def observation(self, state: State) -> np.ndarray:
         filled, red, hl0, hl1, values = state.bitboards()  # type: ignore[attr-defined]
         cells = self.cells
@@ -223,130 +209,6 @@ class ThirtyFiveEncoding(Encoding):
         obs[1] = np.frombuffer(values.to_bytes(cells, "little"), dtype=np.uint8)
         obs[2] = bits[2 * cells : 3 * cells] + 2 * bits[3 * cells :]
         return obs
-
-
-class SumodokuEncoding(Encoding):
-    """Sumodoku: placements, erases and the one-word moves.
-
-    Observation (int8, 186): colours on the 81 cells (0 empty), who placed
-    each piece (0 nobody, 1 player 0, 2 player 1), each player's hand by
-    colour (9 + 9), each player's turns taken (2), the phase (0 play,
-    1 claim), the claimant + 1 (0 none), the spare's colour (0 none) and the
-    player to move + 1 (0: the game is over).
-    """
-
-    num_actions = SUMODOKU_ACTIONS
-    observation_shape = (186,)
-    observation_high = 81
-
-    def __init__(self, game: Game) -> None:
-        super().__init__(game)
-        from sansu.games.sumodoku import Erase, Placement  # once: an import a call costs a µs
-
-        self._placement, self._erase = Placement, Erase
-
-    def action_of(self, move: Move) -> int:
-        kind = move.__class__
-        if kind is self._placement:
-            return 9 * move.cell + move.colour - 1  # type: ignore[attr-defined]
-        if kind is self._erase:
-            return SUMODOKU_ERASE + move.cell  # type: ignore[attr-defined]
-        return SUMODOKU_ERASE + 81 + SUMODOKU_WORDS.index(str(move))
-
-    def text_of(self, action: int) -> str:
-        action = int(action)
-        if action < SUMODOKU_ERASE:
-            return super().text_of(action)
-        if action < SUMODOKU_ERASE + 81:
-            cell = action - SUMODOKU_ERASE
-            return f"erase r{cell // 9 + 1}c{cell % 9 + 1}"
-        return SUMODOKU_WORDS[action - SUMODOKU_ERASE - 81]
-
-    def observation(self, state: State) -> np.ndarray:
-        st: Any = state
-        obs = np.zeros(self.observation_shape, dtype=np.int8)
-        obs[:81] = st.grid
-        obs[81:162] = [0 if (o := st.owner_of(c)) is None else o + 1 for c in range(81)]
-        obs[162:171] = st.hand(0)[1:]
-        obs[171:180] = st.hand(1)[1:]
-        obs[180] = st.turns_taken(0)
-        obs[181] = st.turns_taken(1)
-        obs[182] = st.phase == "claim"
-        obs[183] = 0 if st.claimant is None else st.claimant + 1
-        obs[184] = st.spare or 0
-        obs[185] = 0 if st.to_move is None else st.to_move + 1
-        return obs
-
-
-class ChallengeEncoding(Encoding):
-    """Sudoku Challenge: entries and ``timeout``; the solution is never observed.
-
-    Observation (int16, 253): the digits on the 81 cells (0 empty), who
-    entered each (0 empty, 1 a given, 2 + p player p), the digits already
-    found wrong on each cell (a bit mask, bit d for digit d), the five
-    players' scores (0 for absent players), then the round, the round's
-    count of entries, the entries left this turn, the required cell + 1
-    (0: none) and the player to move + 1 (0: the game is over).
-    """
-
-    num_actions = CHALLENGE_ACTIONS
-    observation_shape = (253,)
-    observation_high = 1023
-    observation_dtype = np.int16
-
-    def action_of(self, move: Move) -> int:
-        digit = getattr(move, "digit", None)
-        if digit is None:  # the one move without a digit: timeout
-            return CHALLENGE_TIMEOUT
-        return 9 * move.cell + digit - 1  # type: ignore[attr-defined]
-
-    def text_of(self, action: int) -> str:
-        if int(action) == CHALLENGE_TIMEOUT:
-            return "timeout"
-        return super().text_of(action)
-
-    def observation(self, state: State) -> np.ndarray:
-        obs = np.zeros(self.observation_shape, dtype=np.int16)
-        _challenge_cells(obs, state, range(81))
-        _challenge_counts(obs, state)
-        return obs
-
-    def next_observation(
-        self, previous: np.ndarray, before: State, after: State, *, in_place: bool = False
-    ) -> np.ndarray:
-        """A move changes the cells it enters (and the grid where it fills), and the counts."""
-        b: Any = before
-        a: Any = after
-        obs = previous if in_place else previous.copy()
-        cells = set()
-        if a.grid != b.grid:
-            cells.update(c for c, (x, y) in enumerate(zip(a.grid, b.grid, strict=True)) if x != y)
-        cell = getattr(a.last_move, "cell", None)
-        if cell is not None:
-            cells.add(cell)
-        _challenge_cells(obs, a, cells)
-        _challenge_counts(obs, a)
-        return obs
-
-
-def _challenge_cells(obs: np.ndarray, state: Any, cells: Iterable[int]) -> None:
-    """The three per-cell planes of a Sudoku Challenge observation, for ``cells``."""
-    grid = state.grid
-    for cell in cells:
-        digit = obs[cell] = grid[cell]
-        who = state.owner(cell)
-        obs[81 + cell] = 0 if not digit else 1 if who is None else who + 2
-        obs[162 + cell] = sum(1 << d for d in state.wrong_digits(cell))
-
-
-def _challenge_counts(obs: np.ndarray, state: Any) -> None:
-    """The scores, round and turn fields of a Sudoku Challenge observation."""
-    obs[243 : 243 + len(state.scores)] = state.scores
-    obs[248] = state.round
-    obs[249] = state.round_count
-    obs[250] = state.entries_left
-    obs[251] = 0 if state.required_cell is None else state.required_cell + 1
-    obs[252] = 0 if state.to_move is None else state.to_move + 1
 
 
 def encoding_for(game: Game) -> Encoding:

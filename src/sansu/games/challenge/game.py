@@ -254,6 +254,10 @@ class ChallengeState(ChallengeView, State):
         mask = self._wrong[cell]
         return [d for d in range(1, 10) if mask >> d & 1]
 
+    def wrong_mask(self, cell: int) -> int:
+        """:meth:`wrong_digits` as a bit mask (bit ``d`` for digit ``d``), for bulk readers."""
+        return self._wrong[cell]
+
     def current_row(self) -> TurnRow | None:
         """The score-sheet line of the turn being played."""
         if self.result is not None:

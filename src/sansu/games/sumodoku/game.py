@@ -322,6 +322,19 @@ class SumodokuState(ClaimMoves, HonourMoves, SumodokuView, State):
         blocked = self._blocked
         return any(hand[c] and empty & ~blocked[c] for c in range(1, 10))
 
+    def placement_masks(self) -> tuple[int, ...]:
+        """The mover's rule-abiding placements as bit masks, for programs that read them in bulk.
+
+        Entry ``c - 1`` for colour ``c``: bit ``cell`` set where :meth:`legal_moves`
+        lists that colour on that cell (0 for a colour not in hand; all 0 when over).
+        """
+        if self.result is not None or self.to_move is None:
+            return (0,) * 9
+        hand = self._hands[self.to_move]
+        empty = ~self._filled & FULL
+        blocked = self._blocked
+        return tuple(empty & ~blocked[c] if hand[c] else 0 for c in range(1, 10))
+
     def offence(self, cell: int) -> str | None:
         """Why the piece on ``cell`` breaks a rule against the pieces placed before it.
 
