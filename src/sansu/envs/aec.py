@@ -102,6 +102,8 @@ class SansuEnv(AECEnv):
         probe: Any = self.state
         self._scored = getattr(probe, "scores", None) is not None
         """Whether the game keeps scores (then ``infos`` carry them at every step)."""
+        self._scores_called = callable(getattr(probe, "scores", None))
+        """Whether the scores are a method (35 counts the squares of each colour)."""
         self._has_updated = False
         self.__class__ = SansuEnvBeforeReset  # until the first reset
 
@@ -165,14 +167,15 @@ class SansuEnv(AECEnv):
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
+        enc = self.encoding
         if not (
             (action.__class__ is int or isinstance(action, np.integer))
-            and 0 <= action < self.encoding.num_actions  # type: ignore[operator]
+            and 0 <= action < enc.num_actions  # type: ignore[operator]
         ):
             raise ValueError(f"action {action!r} is not in {self.action_spaces[agent]}")
         before = self.state
         try:
-            state = before.play(self.encoding.move_of(before, int(action)))  # type: ignore[arg-type]
+            state = before.play(enc.move_of(before, int(action)))  # type: ignore[arg-type]
         except ValueError as error:  # IllegalMove: the game ends against the mover
             EnvLogger.warn_on_illegal_move()
             self.rewards = dict.fromkeys(self.agents, 0.0)
@@ -185,11 +188,9 @@ class SansuEnv(AECEnv):
             return
         self.state = state
         # Patched in place: observe() hands out only copies of it.
-        self._observation = self.encoding.next_observation(
-            self._observation, before, state, in_place=True
-        )
+        self._observation = enc.next_observation(self._observation, before, state, in_place=True)
         if self._kept_mask is not None:
-            self.encoding.patch_mask(self._kept_mask, before, state)
+            enc.patch_mask(self._kept_mask, before, state)
         self._cumulative_rewards[agent] = 0.0
         if state.result is not None:
             final = returns(state)
@@ -210,10 +211,8 @@ class SansuEnv(AECEnv):
 
     def _set_scores(self) -> None:
         """``infos`` while the game goes on: the scores, in new dictionaries when they change."""
-        scores: Any = self.state
-        scores = scores.scores
-        if callable(scores):  # 35 counts the squares of each colour
-            scores = scores()
+        state: Any = self.state
+        scores = state.scores() if self._scores_called else state.scores
         if scores != self._scores:
             self._scores = scores
             self.infos = {a: {"scores": list(scores)} for a in self.agents}
