@@ -20,10 +20,13 @@ Speed: no wrapper between the caller and the environment (the checks before
 the first ``reset`` live in a class of their own, :class:`SansuEnvBeforeReset`),
 an agent iterator that is a generator, the observation patched in place
 from the previous one (:meth:`Encoding.next_observation`; only copies are
-handed out), and the mask taken from the engine's legal-cell flags where it
-has them (compiled for Ultimate Tic-Tac-Toe and Sansumoku). What remains per step is
-PettingZoo's protocol itself (``last``, the dictionaries, NumPy arrays): see
-``docs/research.md``.
+handed out), and the mask taken from what the engine keeps: its legal-cell
+flags (compiled for Ultimate Tic-Tac-Toe and Sansumoku), its bit masks of
+legal placements (Sumodoku), or a mask kept here and patched after each
+move (35, Sudoku Challenge: :meth:`Encoding.start_mask`). The scores in
+``infos`` get new dictionaries only when they change. What remains per
+step is PettingZoo's protocol itself (``last``, the dictionaries, NumPy
+arrays): see ``docs/research.md``.
 """
 
 from __future__ import annotations
