@@ -10,6 +10,8 @@ from the engine's list of legal moves.
 from __future__ import annotations
 
 import random
+from collections import Counter
+from typing import Any
 
 import numpy as np
 import pytest
@@ -18,6 +20,7 @@ from hypothesis import strategies as st
 
 import sansu
 from sansu.envs import pettingzoo_env
+from sansu.envs.encoding import SUMODOKU_ACTIONS, SUMODOKU_ERASE
 from tests.envs.test_pettingzoo import PUZZLE
 
 CASES = [
@@ -38,12 +41,15 @@ CASES = [
 IDS = [f"{g}-{'-'.join(f'{k}={v}' for k, v in o.items() if k != 'puzzle')}" for g, o in CASES]
 
 
-def check_games(game_id: str, options: dict, seed: int, games: int) -> int:
-    """Plays ``games`` masked random games, checking every step; the steps checked."""
+def check_games(
+    game_id: str, options: dict, seed: int, games: int, choose: Any = None
+) -> Counter:
+    """Plays ``games`` masked random games (or chosen by ``choose(state, legal, rng)``),
+    checking every step; the actions played, counted."""
     env = pettingzoo_env(game_id, **options)
     enc = env.unwrapped.encoding
     rng = random.Random(seed)
-    steps = 0
+    played: Counter = Counter()
     for _ in range(games):
         env.reset(seed=rng.randrange(2**16))
         for agent in env.agent_iter():
@@ -62,14 +68,16 @@ def check_games(game_id: str, options: dict, seed: int, games: int) -> int:
             if termination or truncation:
                 env.step(None)
                 continue
-            env.step(rng.choice(np.flatnonzero(expected).tolist()))
-            steps += 1
-    return steps
+            legal = np.flatnonzero(expected).tolist()
+            action = rng.choice(legal) if choose is None else choose(state, legal, rng)
+            played[action] += 1
+            env.step(action)
+    return played
 
 
 @pytest.mark.parametrize(("game_id", "options"), CASES, ids=IDS)
 def test_seeded_games_keep_observation_and_mask_equal_to_fresh_ones(game_id, options):
-    assert check_games(game_id, options, seed=11, games=4) > 0
+    assert check_games(game_id, options, seed=11, games=10).total() > 0
 
 
 @pytest.mark.parametrize(("game_id", "options"), CASES, ids=IDS)
@@ -77,6 +85,29 @@ def test_seeded_games_keep_observation_and_mask_equal_to_fresh_ones(game_id, opt
 @given(seed=st.integers(0, 2**32 - 1))
 def test_random_games_keep_observation_and_mask_equal_to_fresh_ones(game_id, options, seed):
     check_games(game_id, options, seed, games=1)
+
+
+SOLVED = [(3 * (r % 3) + r // 3 + c) % 9 + 1 for r in range(9) for c in range(9)]
+"""A solved grid: Sumodoku placements that agree with it can always be completed."""
+
+
+def towards_a_claim(state: Any, legal: list[int], rng: random.Random) -> int:
+    """Sumodoku play that reaches claims that stand: placements of :data:`SOLVED`,
+    ``sudoku`` when it opens, then anything in the claim (placements, erases, ``timeout``)."""
+    if state.phase == "claim":
+        return rng.choice(legal)
+    if SUMODOKU_ERASE + 81 in legal:
+        return SUMODOKU_ERASE + 81
+    agreeing = [a for a in legal if a < SUMODOKU_ERASE and SOLVED[a // 9] == a % 9 + 1]
+    return rng.choice(agreeing or legal)
+
+
+@pytest.mark.parametrize("options", [{}, {"honour": True}, {"any_colour": True}])
+def test_sumodoku_claims_keep_observation_and_mask_equal_to_fresh_ones(options):
+    played = check_games("sumodoku", options, seed=2, games=8, choose=towards_a_claim)
+    erases = sum(n for a, n in played.items() if SUMODOKU_ERASE <= a < SUMODOKU_ERASE + 81)
+    # The claims stood and were played: erases and timeouts came too.
+    assert erases > 0 and played[SUMODOKU_ACTIONS - 1] > 0
 
 
 def test_handed_observations_and_masks_stay_the_callers_after_the_next_move():
