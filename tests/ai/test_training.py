@@ -7,6 +7,7 @@ import json
 import numpy as np
 import pytest
 
+from sansu.ai.kernels.valuenet import N_FEATURES
 from sansu.ai.network import ValueNet
 from sansu.ai.selfplay import match_game, self_play
 from sansu.ai.training import Run, TrainConfig, fit, loss, train
@@ -14,8 +15,8 @@ from sansu.ai.workers import Mapper
 from sansu.cli.main import main
 
 TINY = {
-    "games": 3, "chunk": 2, "simulations": 60, "explore": 4, "hidden": 8, "epochs": 1,
-    "batch": 100_000, "match_games": 2, "match_simulations": 60,
+    "generations": 1, "games": 3, "chunk": 2, "simulations": 60, "explore": 4, "hidden": 8,
+    "epochs": 1, "batch": 100_000, "match_games": 2, "match_simulations": 60,
 }  # fmt: skip
 """A few self-play games, one training step (one batch holds every position), two match games."""
 
@@ -106,8 +107,8 @@ def test_an_interrupted_run_resumes_where_it_stopped(tmp_path, monkeypatch) -> N
 
 def test_fitting_learns_a_learnable_value() -> None:
     rng = np.random.default_rng(0)
-    x = (rng.random((3000, 280)) < 0.15).astype(np.uint8)
-    secret = rng.normal(0, 0.5, 280)
+    x = (rng.random((3000, N_FEATURES)) < 0.15).astype(np.uint8)
+    secret = rng.normal(0, 0.5, N_FEATURES)
     t = np.tanh(x @ secret - (x @ secret).mean()).astype(np.float32)
     start = ValueNet.initial("uttt", 16, 0)
     fitted = fit(start, x, t, epochs=30, batch=128, rate=3e-3, seed=0)

@@ -54,7 +54,9 @@ def test_features_are_from_the_movers_side() -> None:
     # O to move: the X in the centre is the opponent's mark.
     assert a[81 + 40] == 1 and a[40] == 0
     assert a[189 + 4] == 1 and a[198] == 0  # sent to the centre section
-    assert a.sum() == 1 + 1 + 8  # one mark, one section, eight legal cells
+    assert a[280:298].sum() == 0  # nobody can win a section in one move
+    assert a[316:334].sum() == 18  # every section still open to both
+    assert a.sum() == 1 + 1 + 8 + 18  # one mark, one section, eight legal cells, lines
 
 
 @settings(max_examples=30, deadline=None)
@@ -117,3 +119,21 @@ def test_a_saved_network_loads_back(tmp_path) -> None:
     with pytest.raises(ValueError, match="not a value network"):
         ValueNet.load(tmp_path / "bad.npz")
     assert shipped("thirtyfive") is None
+
+
+def test_the_threat_features_agree_with_the_kernels_tactics() -> None:
+    """A section the mover could win with one mark and whose winning wins the game is the
+    kernel's game-winning threat; ``WIN_NOW`` is set exactly when a winning move exists."""
+    from sansu.ai.kernels.valuenet import MY_DECISIVE, MY_THREAT, WIN_NOW
+
+    active = np.empty(MAX_ACTIVE, dtype=np.int64)
+    wins = 0
+    for _, array in random_positions("uttt", 80, seed=5):
+        x = dense(active, UK.features(array, active))
+        me = int(array[UK.TO_MOVE])
+        both = x[MY_THREAT : MY_THREAT + 9] & x[MY_DECISIVE : MY_DECISIVE + 9]
+        assert sum(int(b) << s for s, b in enumerate(both)) == UK.threats(array, me)
+        can_win = UK.winning_move(array, me) >= 0
+        assert x[WIN_NOW] == can_win
+        wins += can_win
+    assert wins > 20

@@ -73,7 +73,9 @@ one move to the next. Against OpenSpiel's bot (40 games each, 200 ms a move) the
 ``c_uct`` 0.3 scored 62%, 0.8 85% and 1.1 88%. Over 600 games (three runs of 200,
 ``benchmarks/ai_bench.py --only openspiel``) ``max`` scored 91.5%, 89.5–92.5% per run; with
 the faster playouts of issue 21, 95.2% (91.4–97.4%) over 200. The kernel's priors (+ 8) and
-section wins in playouts (+ 32) scored 45.0% and 43.8% against ``max0``: not used."""
+section wins in playouts (+ 32) scored 45.0% and 43.8% against ``max0``: not used. ``hard`` with
+the network (``net=0.5,c_uct=0.3``) scored 56.3% against ``hard`` over 200 games at 25,000
+simulations (95% CI 49.3–62.9%): not significant, not used."""
 
 THIRTYFIVE = {
     "beginner": Level("beginner", 300, 1_500, temperature=1.0, playout=0),
@@ -96,13 +98,19 @@ simulations/s in Sumodoku, whose playouts run on bit masks; 10² to 10³ in Sudo
 
 SANSUMOKU = {
     **COMPILED,
+    "hard": Level("hard", 1_000, 25_000, c_uct=0.3, net=0.5),
     "max": Level("max", 2_000, None, c_uct=0.5, playout=9, reuse=True),
 }
-"""Sansumoku: ``max`` keeps its tree from one move to the next and gives new children a
-head start or handicap from the kernel's ``prior`` (+ 8). Against ``max0`` at 100 ms a move
-(load average 7–16 on 2 cores): 57.9% over 260 games (95% CI 51.8–63.7%; ``sansu match
-sansumoku max max0 --time-ms 100``, see docs/ai.md); the kept tree alone scored 53.8%
-(38.7–68.2%) and the priors alone 53.8% (38.7–68.2%), 40 games each."""
+"""Sansumoku: ``hard`` values its leaves half by the shipped network, half by a playout
+(:mod:`sansu.ai.network`): against the ``hard`` of playouts alone, both at 25,000
+simulations a move, 58.8% over 200 games (95% CI 51.8–65.3%, +68 =99 −33; ``sansu match
+sansumoku hard:net=0.5,c_uct=0.3 hard --simulations 25000``, seeds 1 and 2). ``max`` keeps
+its tree from one move to the next and gives new children a head start or handicap from
+the kernel's ``prior`` (+ 8). Against ``max0`` at 100 ms a move (load average 7–16 on 2
+cores): 57.9% over 260 games (95% CI 51.8–63.7%; ``sansu match sansumoku max max0
+--time-ms 100``, see docs/ai.md); the kept tree alone scored 53.8% (38.7–68.2%) and the
+priors alone 53.8% (38.7–68.2%), 40 games each. With so many more simulations the network
+does not help ``max`` (docs/ai.md)."""
 
 PER_GAME: dict[str, dict[str, Level]] = {
     "uttt": UTTT,
@@ -131,13 +139,22 @@ rather than derived from :data:`PER_GAME`, so that improving ``max`` leaves it u
 (Ultimate Tic-Tac-Toe's also keeps the slower playouts of then: + 16)."""
 
 
+NET_C_UCT = {True: 0.15, False: 0.3}
+"""The exploration of ``netmax`` (the network alone) and ``netmix``: a network's values are
+smoother than playouts' results, so its search explores less. Against ``max0`` at 1,000
+simulations a move (100 games each) ``netmax`` scored 69.0%, 75.5%, 63.5%, 58.5% and 51.5% at
+0.08, 0.15, 0.25, 0.5 and 0.8; ``netmix`` at 10,000 simulations 60.0% and 47.5% at 0.3 and 0.5
+(40 games each)."""
+
+
 def benchmark_level(game_id: str, name: str) -> Level:
     """The settings of a benchmark player (see :data:`BENCHMARK_PLAYERS`)."""
     base = MAX0.get(game_id, replace(GENERIC["max"], name="max0"))
     if name == "max0":
         return base
     if name in ("netmax", "netmix"):
-        return replace(base, name=name, net=1.0 if name == "netmax" else 0.5)
+        alone = name == "netmax"
+        return replace(base, name=name, net=1.0 if alone else 0.5, c_uct=NET_C_UCT[alone])
     raise ValueError(f"unknown benchmark player {name!r}")
 
 

@@ -10,6 +10,7 @@ reference the compiled one is tested against. Trained weights ship in
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 from importlib import resources
 from pathlib import Path
 from typing import BinaryIO
@@ -88,8 +89,12 @@ class ValueNet:
         return net
 
 
+@cache
 def shipped(game_id: str) -> ValueNet | None:
-    """The network shipped with the package for ``game_id``, or ``None``."""
+    """The network shipped with the package for ``game_id``, or ``None``.
+
+    Read once per process (levels use it): callers must not change its arrays.
+    """
     if game_id not in NET_GAMES:
         return None
     ref = resources.files("sansu.ai") / "weights" / f"{game_id}.npz"

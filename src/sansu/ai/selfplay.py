@@ -22,6 +22,7 @@ from sansu.ai.network import ValueNet
 SEARCH_POLICY = {"uttt": 6, "sansumoku": 1}
 """The playout policy of the shipped levels from ``medium`` up (see :mod:`sansu.ai.levels`)."""
 C_UCT = 0.5
+"""The exploration of the search with playouts alone (a network's search has its own)."""
 
 
 def _square_symmetries() -> list[list[int]]:
@@ -48,22 +49,23 @@ def feature_symmetries() -> np.ndarray:
     for g in _square_symmetries():
         perm = np.arange(V.N_FEATURES)
         for s in range(9):
-            for base in (V.WON_MINE, V.WON_THEIRS, V.CLOSED_AT, V.ONLY):
+            for base in V.SECTION_BLOCKS:
                 perm[base + s] = base + g[s]
             for p in range(9):
-                for base in (V.MINE, V.THEIRS, V.LEGAL_AT):
+                for base in V.CELL_BLOCKS:
                     perm[base + 9 * s + p] = base + 9 * g[s] + g[p]
         perms.append(perm)
     return np.array(perms)
 
 
-def searcher(game_id: str, net: ValueNet | None, mix: float) -> Any:
-    """The compiled search of the training pipeline: the network's, or playouts alone."""
+def searcher(game_id: str, net: ValueNet | None, mix: float, c_uct: float = C_UCT) -> Any:
+    """The compiled search of the training pipeline: the network's (exploring by ``c_uct``),
+    or playouts alone."""
     from sansu.ai.compiled import CompiledSearch
 
     return CompiledSearch(
         game_id,
-        c_uct=C_UCT,
+        c_uct=c_uct if net is not None else C_UCT,
         policy=SEARCH_POLICY[game_id],
         net=net,
         mix=mix if net is not None else 0.0,
@@ -75,7 +77,7 @@ def self_play(task: dict[str, Any]) -> dict[str, np.ndarray]:
 
     ``task``: ``game``, ``seed``, ``count``, ``simulations`` per move,
     ``explore`` (the first plies are drawn with odds ∝ visits), ``net`` (a
-    :class:`ValueNet` or ``None``) and ``mix``.
+    :class:`ValueNet` or ``None``), ``mix`` and ``c_uct``.
     """
     from sansu.ai.compiled import kernel
     from sansu.ai.kernels.valuenet import MAX_ACTIVE, dense
@@ -88,7 +90,7 @@ def self_play(task: dict[str, Any]) -> dict[str, np.ndarray]:
     rows, results, values = [], [], []
     for index in range(task["count"]):
         rng = random.Random(task["seed"] * 1_000_003 + index)
-        search = searcher(game_id, task["net"], task["mix"])
+        search = searcher(game_id, task["net"], task["mix"], task.get("c_uct", C_UCT))
         state = game.initial_state()
         movers = []
         while state.result is None:
@@ -126,8 +128,9 @@ def match_game(task: dict[str, Any]) -> float:
     rng = random.Random(task["seed"] * 1_000_003 + task["index"])
     a_seat = task["index"] % 2
     searches = [None, None]
-    searches[a_seat] = searcher(game_id, task["a"], task["mix"])
-    searches[1 - a_seat] = searcher(game_id, task["b"], task["mix"])
+    c_uct = task.get("c_uct", C_UCT)
+    searches[a_seat] = searcher(game_id, task["a"], task["mix"], c_uct)
+    searches[1 - a_seat] = searcher(game_id, task["b"], task["mix"], c_uct)
     state = load_game(game_id).initial_state()
     plies = 0
     while state.result is None:

@@ -39,27 +39,30 @@ class TrainConfig:
 
     game: str
     seed: int = 0
-    generations: int = 1
-    games: int = 64
+    generations: int = 2
+    games: int = 8_000
     """Self-play games per generation."""
-    simulations: int = 400
+    simulations: int = 1_500
     """Simulations per self-play move."""
     explore: int = 12
     """Self-play plies drawn with odds ∝ visits (the others: the most searched move)."""
-    chunk: int = 4
+    chunk: int = 50
     """Self-play games per task (the unit of work that a resumed run may redo)."""
-    hidden: int = 32
-    epochs: int = 3
-    batch: int = 256
-    learning_rate: float = 2e-3
-    q_weight: float = 0.3
+    hidden: int = 128
+    epochs: int = 2
+    batch: int = 1_024
+    learning_rate: float = 3e-3
+    q_weight: float = 0.85
     """The target is ``(1 - q_weight) * result + q_weight * search value``."""
     window: int = 3
     """Generations of self-play data that a candidate is fitted to."""
     mix: float = 1.0
     """The network's share of a leaf's value in the search (1: no playouts)."""
-    match_games: int = 40
-    match_simulations: int = 400
+    c_uct: float = 0.15
+    """The exploration of a network's search: its values are smoother than playouts' results,
+    so it explores less (the playout search keeps 0.5)."""
+    match_games: int = 100
+    match_simulations: int = 1_000
     opening: int = 2
     """Uniformly random plies that start each match game."""
 
@@ -71,8 +74,8 @@ class TrainConfig:
                 raise ValueError(f"{name} must be positive, not {getattr(self, name)}")
         if self.match_games < 2 or self.match_simulations <= 0 or self.window <= 0:
             raise ValueError("a match needs at least 2 games and a positive simulation budget")
-        if not 0.0 < self.mix <= 1.0 or not 0.0 <= self.q_weight <= 1.0:
-            raise ValueError("mix must be in (0, 1] and q_weight in [0, 1]")
+        if not 0.0 < self.mix <= 1.0 or not 0.0 <= self.q_weight <= 1.0 or self.c_uct <= 0:
+            raise ValueError("mix must be in (0, 1], q_weight in [0, 1] and c_uct above 0")
         if self.explore < 0 or self.opening < 0 or self.learning_rate <= 0:
             raise ValueError("explore and opening must be ≥ 0, learning_rate > 0")
 
@@ -164,7 +167,7 @@ class Run:
                 task = {
                     "game": c.game, "seed": c.seed * 7919 + generation * 104_729 + first,
                     "count": min(c.chunk, c.games - first), "simulations": c.simulations,
-                    "explore": c.explore, "net": champion, "mix": c.mix,
+                    "explore": c.explore, "net": champion, "mix": c.mix, "c_uct": c.c_uct,
                 }  # fmt: skip
                 todo.append((path, task))
         for path, data in mapper.map(self_play, todo, f"generation {generation}: self-play"):
@@ -205,7 +208,7 @@ class Run:
         c = self.config
         todo = [
             (i, {"game": c.game, "seed": c.seed * 7919 + generation, "index": i,
-                 "a": candidate, "b": self.champion, "mix": c.mix,
+                 "a": candidate, "b": self.champion, "mix": c.mix, "c_uct": c.c_uct,
                  "simulations": c.match_simulations, "opening": c.opening})
             for i in range(c.match_games)
         ]  # fmt: skip

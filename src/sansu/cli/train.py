@@ -16,13 +16,15 @@ from dataclasses import fields
 from sansu.cli.main import UsageError
 
 HELP = {
-    "generations": "generations of self-play, fitting and a match (default 1)",
-    "games": "self-play games per generation (default 64)",
-    "simulations": "simulations per self-play move (default 400)",
-    "match_games": "games of the candidate against the champion (default 40)",
-    "match_simulations": "simulations per match move (default 400)",
-    "hidden": "hidden units of the network (default 32)",
-    "epochs": "passes over the data when fitting (default 3)",
+    "generations": "generations of self-play, fitting and a match (default 2)",
+    "games": "self-play games per generation (default 8000)",
+    "simulations": "simulations per self-play move (default 1500)",
+    "match_games": "games of the candidate against the champion (default 100)",
+    "match_simulations": "simulations per match move (default 1000)",
+    "hidden": "hidden units of the network (default 128)",
+    "epochs": "passes over the data when fitting (default 2)",
+    "q_weight": "the search value's share of the target, the result's the rest (default 0.85)",
+    "c_uct": "exploration of the network's search (default 0.15; playouts' search: 0.5)",
     "mix": "the network's share of a leaf's value, 0 < MIX ≤ 1 (default 1: no playouts)",
 }
 

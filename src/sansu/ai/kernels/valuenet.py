@@ -21,7 +21,22 @@ Feature layout (cells in the kernels' bit order ``9 * section + position``):
 ``189 … 197``         the one section the mover may use (when only one)
 ``198``               a free choice among several sections
 ``199 … 279``         the legal cells
+``280 … 288``         open sections the mover could win with one mark
+``289 … 297``         open sections the opponent could win with one mark
+``298 … 306``         open sections whose winning would win the mover the game
+``307 … 315``         open sections whose winning would win the opponent the game
+``316 … 324``         open sections with a line free of the opponent's marks
+``325 … 333``         open sections with a line free of the mover's marks
+``334``               the mover can win the game with this move
 ====================  =====================================================
+
+The last block (the *threats*) is a function of the others, but one that a
+single hidden layer learns only roughly, and it is what decides most games:
+given outright, it took the share of a 1,500-simulation search's value that
+a small network explains on held-out games from about a third to about
+three fifths.
+Threats are read off the marks alone (in Sansumoku a digit may still forbid
+the winning cell).
 
 :func:`features_of_state` computes the same features from an engine state
 through its public methods; a test requires both to agree on many positions.
@@ -32,13 +47,29 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from sansu.core.sections import PLACES
+from sansu.core.sections import FULL, HAS_LINE, LINE_MASKS, PLACES
 
 MINE, THEIRS, WON_MINE, WON_THEIRS, CLOSED_AT, ONLY, FREE_AT, LEGAL_AT = (
     0, 81, 162, 171, 180, 189, 198, 199,
 )  # fmt: skip
-N_FEATURES = 280
+MY_THREAT, THEIR_THREAT, MY_DECISIVE, THEIR_DECISIVE, MY_WINNABLE, THEIR_WINNABLE, WIN_NOW = (
+    280, 289, 298, 307, 316, 325, 334,
+)  # fmt: skip
+N_FEATURES = 335
 MAX_ACTIVE = N_FEATURES
+SECTION_BLOCKS = (WON_MINE, WON_THEIRS, CLOSED_AT, ONLY, MY_THREAT, THEIR_THREAT, MY_DECISIVE,
+                  THEIR_DECISIVE, MY_WINNABLE, THEIR_WINNABLE)  # fmt: skip
+"""The blocks of nine features, one per section (the board's symmetries permute them)."""
+CELL_BLOCKS = (MINE, THEIRS, LEGAL_AT)
+"""The blocks of 81 features, one per cell."""
+
+COMPLETING = np.array(
+    [sum(1 << p for p in range(9) if not m >> p & 1 and HAS_LINE[m | 1 << p]) for m in range(512)],
+    dtype=np.int64,
+)
+"""``COMPLETING[marks]``: the positions that would complete a line of ``marks`` (9 bits)."""
+OPEN_LINE = np.array([any(lm & m == 0 for lm in LINE_MASKS) for m in range(512)], dtype=np.bool_)
+"""``OPEN_LINE[theirs]``: whether some line holds none of the 9-bit ``theirs``."""
 
 
 @njit(cache=True)
@@ -87,6 +118,39 @@ def encode(st, won, closed_slot, target_slot, to_move_slot, moves, n, active):
     k += 1
     for i in range(n):
         active[k] = LEGAL_AT + moves[i]
+        k += 1
+    mine_won = COMPLETING[st[won + me]]
+    theirs_won = COMPLETING[st[won + 1 - me]]
+    win_now = False
+    for s in range(9):
+        if closed >> s & 1:
+            continue
+        mine = st[9 * me + s]
+        theirs = st[9 * (1 - me) + s]
+        empty = FULL & ~(mine | theirs)
+        threat = COMPLETING[mine] & empty != 0
+        if threat:
+            active[k] = MY_THREAT + s
+            k += 1
+        if COMPLETING[theirs] & empty:
+            active[k] = THEIR_THREAT + s
+            k += 1
+        if mine_won >> s & 1:
+            active[k] = MY_DECISIVE + s
+            k += 1
+            if threat and allowed >> s & 1:
+                win_now = True
+        if theirs_won >> s & 1:
+            active[k] = THEIR_DECISIVE + s
+            k += 1
+        if OPEN_LINE[theirs]:
+            active[k] = MY_WINNABLE + s
+            k += 1
+        if OPEN_LINE[mine]:
+            active[k] = THEIR_WINNABLE + s
+            k += 1
+    if win_now:
+        active[k] = WIN_NOW
         k += 1
     return k
 
@@ -140,7 +204,35 @@ def features_of_state(state) -> np.ndarray:
         x[FREE_AT] = 1
     for move in state.legal_moves():
         x[LEGAL_AT + move.bit] = 1
+    _threats_of_state(state, me, owner_of, x)
     return x
+
+
+def _threats_of_state(state, me: int, owner_of, x: np.ndarray) -> None:
+    """The threat features of ``state`` into ``x``, with plain loops over the lines."""
+    from sansu.core.sections import LINES, cells_of_section
+
+    def completes(marks: set[int], empty: set[int]) -> bool:
+        return any(len(set(line) & marks) == 2 and set(line) & empty for line in LINES)
+
+    won = {p: {s for s in range(9) if state.section_owner(s) == p} for p in (0, 1)}
+    allowed = set(state.allowed_sections())
+    for s in range(9):
+        if state.is_closed(s):
+            continue
+        owners = [owner_of(cell) for cell in cells_of_section(s)]
+        mine = {p for p, o in enumerate(owners) if o == me}
+        theirs = {p for p, o in enumerate(owners) if o == 1 - me}
+        empty = set(range(9)) - mine - theirs
+        threat = completes(mine, empty)
+        x[MY_THREAT + s] = threat
+        x[THEIR_THREAT + s] = completes(theirs, empty)
+        x[MY_DECISIVE + s] = completes(won[me], {s})
+        x[THEIR_DECISIVE + s] = completes(won[1 - me], {s})
+        x[MY_WINNABLE + s] = any(not set(line) & theirs for line in LINES)
+        x[THEIR_WINNABLE + s] = any(not set(line) & mine for line in LINES)
+        if threat and x[MY_DECISIVE + s] and s in allowed:
+            x[WIN_NOW] = 1
 
 
 def dense(active: np.ndarray, k: int) -> np.ndarray:
