@@ -214,18 +214,22 @@ class SansuEnv(AECEnv):
 
     def _set_scores(self) -> None:
         """``infos`` while the game goes on: the scores, in new dictionaries when they change."""
-        state: Any = self.state
-        scores = state.scores() if self._scores_called else state.scores
+        scores = self._read_scores()
         if scores != self._scores:
             self._scores = scores
             self.infos = {a: {"scores": list(scores)} for a in self.agents}
 
+    def _read_scores(self) -> Any:
+        """The game's scores now (``None`` for a game without them)."""
+        state: Any = self.state
+        if not self._scored:
+            return None
+        return state.scores() if self._scores_called else state.scores
+
     def _set_infos(self) -> None:
         state: Any = self.state
         info: dict[str, Any] = {}
-        scores = getattr(state, "scores", None)
-        if callable(scores):  # 35 counts the squares of each colour
-            scores = scores()
+        scores = self._read_scores()
         if scores is not None:
             info["scores"] = list(scores)
         if state.result is not None:
