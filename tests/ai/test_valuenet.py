@@ -101,11 +101,58 @@ def test_the_network_steers_the_search() -> None:
     assert centre.visits < 4000 / 81
 
 
+@pytest.mark.parametrize("game_id", sorted(KERNELS))
+def test_the_network_as_visits_of_a_leaf_steers_a_playout_search(game_id) -> None:
+    """With ``net_visits`` alone (``mix`` 0) playouts value the leaves, and the network's
+    value of each new leaf counts as that many visits of it: a cell the network hates for
+    the mover is searched less than its siblings, and every root child carries its head
+    start besides the simulations."""
+    state = sansu.load_game(game_id).initial_state()
+    net = ValueNet.initial(game_id, 1, 0)
+    net.w1[:] = 0
+    net.w2[:] = 1
+    net.w1[81 + 40, 0] = 3.0  # after the centre is taken, the opponent looks winning
+    sims, weight = 6000, 40
+    stats = CompiledSearch(game_id, net=net, net_visits=weight, c_uct=0.5).run(
+        state, simulations=sims, seed=2
+    )
+    plain = CompiledSearch(game_id, c_uct=0.5).run(state, simulations=sims, seed=2)
+    visits = {str(c.move): c.visits for c in stats.candidates}
+    assert sum(visits.values()) == sims + weight * len(visits)
+    assert visits["r5c5"] - weight < min(v for m, v in visits.items() if m != "r5c5")
+    centre = next(c for c in plain.candidates if str(c.move) == "r5c5")
+    assert centre.visits > visits["r5c5"] - weight
+    again = CompiledSearch(game_id, net=net, net_visits=weight, c_uct=0.5).run(
+        state, simulations=sims, seed=2
+    )
+    assert [(str(c.move), c.visits, c.reward) for c in again.candidates] == [
+        (str(c.move), c.visits, c.reward) for c in stats.candidates
+    ]
+
+
+@pytest.mark.parametrize("game_id", sorted(KERNELS))
+def test_a_network_given_no_share_and_no_visits_changes_nothing(game_id) -> None:
+    state = sansu.load_game(game_id).initial_state().play("r1c1")
+    net = ValueNet.initial(game_id, 8, 4)
+    with_net = CompiledSearch(game_id, net=net, c_uct=0.5, policy=9)
+    plain = CompiledSearch(game_id, c_uct=0.5, policy=9)
+    a = with_net.run(state, simulations=2500, seed=3)
+    b = plain.run(state, simulations=2500, seed=3)
+    assert [(str(c.move), c.visits, c.reward) for c in a.candidates] == [
+        (str(c.move), c.visits, c.reward) for c in b.candidates
+    ]
+
+
 def test_bad_settings_are_refused() -> None:
     with pytest.raises(ValueError, match="mix"):
         CompiledSearch("uttt", mix=1.5)
     with pytest.raises(ValueError, match="network"):
         CompiledSearch("uttt", mix=0.5)
+    with pytest.raises(ValueError, match="network"):
+        CompiledSearch("uttt", net_visits=5)
+    for bad in (-1, 2.5, 10_001, True):
+        with pytest.raises(ValueError, match="net_visits"):
+            CompiledSearch("uttt", net=ValueNet.initial("uttt", 1, 0), net_visits=bad)
 
 
 def test_a_saved_network_loads_back(tmp_path) -> None:

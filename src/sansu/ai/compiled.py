@@ -53,20 +53,21 @@ def warm_up(game_id: str) -> None:
     tree = Tree(4096, 0)
     tree.mover[0] = 1 - int(root[k.TO_MOVE])
     for policy in (0, 1):
-        k.search(root, *tree.arrays(), 2, 1.0, policy, 0, 0.5, *net_arguments(game_id, None, 0.0))
+        k.search(root, *tree.arrays(), 2, 1.0, policy, 0, 0.5, *net_arguments(game_id, None))
         totals, counts = np.zeros(k.MAX_MOVES), np.zeros(k.MAX_MOVES, dtype=np.int64)
         k.flat_search(root, totals, counts, tree.meta, 1, policy)
 
 
-def net_arguments(game_id: str, net: Any, mix: float) -> tuple[Any, ...]:
-    """The trailing arguments of a kernel's search: a value network's weights and its share."""
+def net_arguments(game_id: str, net: Any, mix: float = 0.0, visits: int = 0) -> tuple[Any, ...]:
+    """The trailing arguments of a kernel's search: a value network's weights, its share of
+    what a leaf backs up, and how many visits of the leaf alone its value counts as."""
     from sansu.ai.network import NET_GAMES, NO_NET
 
     if game_id not in NET_GAMES:
         return ()
-    if net is None or mix <= 0.0:
-        return (*NO_NET, 0.0)
-    return (*net.arrays(), float(mix))
+    if net is None or (mix <= 0.0 and visits <= 0):
+        return (*NO_NET, 0.0, 0)
+    return (*net.arrays(), float(mix), int(visits))
 
 
 def same_position(k: ModuleType, a: np.ndarray, b: np.ndarray) -> bool:
@@ -85,6 +86,10 @@ class CompiledSearch:
     With ``reuse`` the tree is kept after a search; when the next search is
     for the position two moves later (this player's move and the reply), it
     goes on from that part of the old tree instead of starting afresh.
+
+    With a value network ``net``, a new leaf's value is ``mix`` times the
+    network's plus ``1 - mix`` times a playout's, and the network's value
+    also counts as ``net_visits`` visits of that leaf alone (see the kernels).
     """
 
     def __init__(
@@ -97,11 +102,15 @@ class CompiledSearch:
         draw: float = 0.5,
         net: Any = None,
         mix: float = 0.0,
+        net_visits: int = 0,
     ) -> None:
         if not 0.0 <= mix <= 1.0:
             raise ValueError(f"mix must be between 0 and 1, not {mix}")
-        if mix > 0.0 and net is None:
-            raise ValueError("a search with mix above 0 needs a value network")
+        whole = isinstance(net_visits, int) and not isinstance(net_visits, bool)
+        if not whole or not 0 <= net_visits <= 10_000:
+            raise ValueError(f"net_visits must be a whole number from 0 to 10000, not {net_visits}")
+        if (mix > 0.0 or net_visits > 0) and net is None:
+            raise ValueError("a search with mix or net_visits above 0 needs a value network")
         self.game_id = game_id
         self.c_uct = c_uct
         self.policy = policy
@@ -109,6 +118,7 @@ class CompiledSearch:
         self.draw = draw
         self.net = net
         self.mix = mix
+        self.net_visits = net_visits
         self._kept: tuple[Any, np.ndarray, int] | None = None
 
     def run(
@@ -142,7 +152,7 @@ class CompiledSearch:
             tree.meta[0] = np.uint64(seed_state(seed))
         self._kept = None
         arrays = tree.arrays()
-        extra = net_arguments(self.game_id, self.net, self.mix)
+        extra = net_arguments(self.game_id, self.net, self.mix, self.net_visits)
         limit = simulations if simulations is not None else 1 << 62
         done = 0
         if time_ms is None:

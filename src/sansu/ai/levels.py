@@ -49,6 +49,10 @@ class Level:
     net: float = 0.0
     """Ultimate Tic-Tac-Toe and Sansumoku: the shipped value network's share of a leaf's
     value (0: playouts alone; 1: the network alone; see :mod:`sansu.ai.network`)."""
+    net_visits: int = 0
+    """Ultimate Tic-Tac-Toe and Sansumoku: how many visits of a new leaf alone the shipped
+    network's value of it counts as (0: none), a head start among its siblings that fades
+    as real visits come; what is backed up stays ``net``'s blend."""
 
 
 COMPILED = {

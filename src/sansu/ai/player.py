@@ -70,15 +70,15 @@ class ComputerPlayer:
         return self._search
 
     def _network(self) -> dict[str, Any]:
-        """The search's value network and its share, if the settings ask for one."""
-        if self.settings.net <= 0.0:
+        """The search's value network and how it is used, if the settings ask for one."""
+        if self.settings.net <= 0.0 and self.settings.net_visits <= 0:
             return {}
         from sansu.ai.network import shipped
 
         net = shipped(self.game.id)
         if net is None:
             raise ValueError(f"no value network is shipped for {self.game.id!r}")
-        return {"net": net, "mix": self.settings.net}
+        return {"net": net, "mix": self.settings.net, "net_visits": self.settings.net_visits}
 
     def warm_up(self) -> None:
         """Load the compiled code now, so that the first move is not slowed by it."""

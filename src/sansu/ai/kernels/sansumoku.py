@@ -29,6 +29,7 @@ from sansu.ai.kernels.tree import (
     backup,
     backup_reward,
     below,
+    leaf_value,
     proven_winner,
     reward_of,
     select_child,
@@ -323,18 +324,16 @@ def features(st, active):
 
 
 @njit(cache=True)
-def evaluate(st, meta, policy, w1, b1, w2, b2, mix, moves, active):
-    """Player 0's expected reward at the ongoing leaf ``st``: the network's, blended with a
-    playout's result when ``mix`` < 1 (``st`` is played out then)."""
+def judge(st, w1, b1, w2, b2, moves, active):
+    """Player 0's expected reward at the ongoing position ``st``, by the network."""
     k = encode(st, WON, CLOSED, TARGET, TO_MOVE, moves, legal(st, moves), active)
-    r = reward_for(st[TO_MOVE], forward(active, k, w1, b1, w2, b2))
-    return r if mix >= 1.0 else mix * r + (1.0 - mix) * reward_of(playout(st, meta, policy))
+    return reward_for(st[TO_MOVE], forward(active, k, w1, b1, w2, b2))
 
 
 @njit(cache=True)
 def search(
     root, first, count, move, visits, value, proven, mover, meta, sims, c_uct, policy, top, draw,
-    w1, b1, w2, b2, mix,
+    w1, b1, w2, b2, mix, weight,
 ):  # fmt: skip
     """Run up to ``sims`` UCT simulations from ``root`` into the tree; how many were run.
 
@@ -342,8 +341,10 @@ def search(
     is reused after two moves); ``draw`` is what a draw is worth to the player to
     move at ``root`` (½: neutral). Stops early once the solver has proven it.
 
-    ``w1, b1, w2, b2`` are a value network's weights and ``mix`` its share of a leaf's
-    value (0: playouts alone, as without a network; 1: the network alone).
+    ``w1, b1, w2, b2`` are a value network's weights, ``mix`` its share of a leaf's
+    value (0: playouts alone, as without a network; 1: the network alone) and
+    ``weight`` how many visits of the new leaf alone its value counts as, besides
+    (0: none; see :func:`~sansu.ai.kernels.tree.leaf_value`).
     """
     st = np.empty(SIZE, dtype=np.int64)
     moves = np.empty(81, dtype=np.int16)
@@ -369,10 +370,13 @@ def search(
                 break
             if first[node] == NOT_EXPANDED:
                 if node != top and visits[node] == 0:
-                    if mix > 0.0:
-                        reward0 = evaluate(st, meta, playouts, w1, b1, w2, b2, mix, moves, active)
-                    else:
+                    if mix > 0.0 or weight > 0:
+                        r = judge(st, w1, b1, w2, b2, moves, active)
+                        reward0 = leaf_value(visits, value, mover, node, r, mix, weight)
+                    if reward0 < 0.0 or mix < 1.0:
                         winner = playout(st, meta, playouts)
+                        if reward0 >= 0.0:
+                            reward0 += (1.0 - mix) * reward_of(winner)
                     break
                 n = choices(st, moves) if group and node != top else legal(st, moves)
                 if playouts >= PLAYOUT_WINS:

@@ -236,6 +236,23 @@ def backup_reward(first, count, visits, value, proven, mover, path, depth, rewar
 
 
 @njit(cache=True)
+def leaf_value(visits, value, mover, node, reward0, mix, weight):
+    """Record a network's value ``reward0`` (player 0's expected reward) of the new leaf
+    ``node``; the share of it to back up.
+
+    The value counts as ``weight`` visits of the leaf alone: a head start (or
+    handicap) among its siblings that fades as real visits come (MoGo's *prior
+    knowledge*), while its ancestors learn only from what is backed up. The
+    share backed up is ``mix`` times the value (−1 when ``mix`` is 0: then only a
+    playout's result is).
+    """
+    if weight > 0:
+        visits[node] += weight
+        value[node] += weight * (reward0 if mover[node] == 0 else 1.0 - reward0)
+    return mix * reward0 if mix > 0.0 else -1.0
+
+
+@njit(cache=True)
 def reward_of(winner):
     """Player 0's reward for a result (0, 1, or 2 for a draw)."""
     if winner == 0:
