@@ -147,6 +147,9 @@ def test_a_match_in_two_processes_and_as_text(capsys, tmp_path) -> None:
         (["match", "chess", "easy", "max"], "unknown game"),
         (["match", "uttt", "max:speed=3", "max0"], "unknown setting 'speed'"),
         (["match", "uttt", "max:reuse=yes", "max0"], "reuse is 0 or 1"),
+        (["match", "uttt", "max:net=2", "max0"], "net between 0 and 1"),
+        (["match", "uttt", "max:net_visits=-1", "max0"], "must not be negative"),
+        (["match", "uttt", "max:c_uct=-0.5", "max0"], "must not be negative"),
         (["match", "uttt", "flat:c_uct=1", "max0"], "only a level or a benchmark player"),
     ],
 )

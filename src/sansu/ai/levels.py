@@ -54,6 +54,17 @@ class Level:
     network's value of it counts as (0: none), a head start among its siblings that fades
     as real visits come; what is backed up stays ``net``'s blend."""
 
+    def __post_init__(self) -> None:
+        """Refuse settings out of range (a match's ``max:net=2`` must not start)."""
+        if self.time_ms <= 0 or (self.simulations is not None and self.simulations <= 0):
+            raise ValueError("time_ms and simulations must be positive")
+        if min(self.temperature, self.c_uct, self.playout, self.net_visits) < 0:
+            raise ValueError("temperature, c_uct, playout and net_visits must not be negative")
+        if self.widening <= 0 or not 0 <= self.draw <= 1 or not 0 <= self.net <= 1:
+            raise ValueError("widening must be positive, draw and net between 0 and 1")
+        if self.net_visits > 10_000:
+            raise ValueError("net_visits must be at most 10000")
+
 
 COMPILED = {
     "beginner": Level("beginner", 200, 60, temperature=1.0, playout=0),
