@@ -73,12 +73,23 @@ def ci_text(score: float, n: int) -> str:
 # -- speed -------------------------------------------------------------------------
 
 
-def our_rate(game_id: str, policy: int, simulations: int) -> float:
+def our_rate(game_id: str, settings: Any, simulations: int) -> float:
+    """Simulations per CPU second of a search with a level's (or an int policy's) settings."""
     from sansu.ai.compiled import CompiledSearch
+    from sansu.ai.network import shipped
 
+    if isinstance(settings, int):
+        search = CompiledSearch(game_id, policy=settings)
+    else:
+        uses_net = settings.net > 0 or settings.net_visits > 0
+        search = CompiledSearch(
+            game_id, c_uct=settings.c_uct, policy=settings.playout,
+            net=shipped(game_id) if uses_net else None, mix=settings.net,
+            net_visits=settings.net_visits,
+        )  # fmt: skip
     state = sansu.load_game(game_id).initial_state()
     start = time.process_time()
-    stats = CompiledSearch(game_id, policy=policy).run(state, simulations=simulations, seed=1)
+    stats = search.run(state, simulations=simulations, seed=1)
     return stats.simulations / (time.process_time() - start)
 
 
@@ -106,24 +117,26 @@ def speed(rounds: int = 7) -> dict[str, Any]:
     warm_up("sansumoku")
     from sansu.ai.levels import benchmark_level, level_for
 
+    uttt_max, netmax = level_for("uttt", "max"), benchmark_level("uttt", "netmax")
+    both = uttt_max.net_visits > 0 or uttt_max.net > 0
     rates: dict[str, list[float]] = {
-        "openspiel": [], "uniform": [], "wins": [], "max0": [], "sansumoku": []
+        "openspiel": [], "uniform": [], "wins": [], "netmax": [], "max0": [], "sansumoku": []
     }  # fmt: skip
     for _ in range(rounds):
         ref = openspiel_rate(20_000)
         if ref is not None:
             rates["openspiel"].append(ref)
         rates["uniform"].append(our_rate("uttt", 0, 200_000))
-        rates["wins"].append(our_rate("uttt", level_for("uttt", "max").playout, 200_000))
-        rates["max0"].append(our_rate("uttt", benchmark_level("uttt", "max0").playout, 200_000))
-        rates["sansumoku"].append(
-            our_rate("sansumoku", level_for("sansumoku", "max").playout, 200_000)
-        )
+        rates["wins"].append(our_rate("uttt", uttt_max, 200_000))
+        rates["netmax"].append(our_rate("uttt", netmax, 200_000))
+        rates["max0"].append(our_rate("uttt", benchmark_level("uttt", "max0"), 200_000))
+        rates["sansumoku"].append(our_rate("sansumoku", level_for("sansumoku", "max"), 200_000))
     med = {k: statistics.median(v) for k, v in rates.items() if v}
     rows = [
         ("OpenSpiel MCTSBot, UTTT (C++, random rollouts, uct_c=2)", "openspiel"),
         ("sansu UTTT, uniform playouts", "uniform"),
-        ("sansu UTTT, as max searches (see the levels)", "wins"),
+        ("sansu UTTT, max (see the levels)", "wins"),
+        ("sansu UTTT, netmax (the network alone values leaves)", "netmax"),
         ("sansu UTTT, as max0 searches (max before issue 21)", "max0"),
         ("sansu Sansumoku (max)", "sansumoku"),
     ]
@@ -132,7 +145,7 @@ def speed(rounds: int = 7) -> dict[str, Any]:
             print(f"{label:58} not measured (pip install open_spiel)")
             continue
         line = f"{label:58} {med[key]:10,.0f} sims/s"
-        if "openspiel" in med and key in ("uniform", "wins", "max0"):
+        if "openspiel" in med and key in ("uniform", "wins", "netmax", "max0"):
             ratio = med[key] / med["openspiel"]
             line += f"   {ratio:4.1f}× OpenSpiel"
             if key == "max0":
@@ -141,6 +154,11 @@ def speed(rounds: int = 7) -> dict[str, Any]:
                 verdict = "met" if ratio >= SPEED_TARGET else "MISSED"
                 line += f" (target ≥ {SPEED_TARGET:.0f}×: {verdict})"
         print(line)
+        if key == "wins" and both and "openspiel" in med:
+            # Each of max's simulations values its leaf by a playout and by the network.
+            evals = 2 * med[key] / med["openspiel"]
+            print(f"{'  counting its network evaluations as simulations':58} "
+                  f"{2 * med[key]:10,.0f} /s     {evals:4.1f}× OpenSpiel")  # fmt: skip
     print(load())
     return med
 

@@ -28,19 +28,26 @@ def test_max0_is_max_before_the_search_work_and_stays_so(game_id) -> None:
         assert getattr(max0, key) == value, key
 
 
-NET_LEVELS = {("sansumoku", "hard")}
+NET_LEVELS = {("uttt", "hard"), ("uttt", "max"), ("sansumoku", "hard"), ("sansumoku", "max")}
 """The levels whose match against the same level without the network said it is stronger
 (see :mod:`sansu.ai.levels`)."""
 
 
 def test_only_the_levels_measured_stronger_with_the_network_use_it() -> None:
-    using = {(g, name) for g in ("uttt", "sansumoku") for name in LEVELS if level_for(g, name).net}
+    using = {
+        (g, name)
+        for g in ("uttt", "sansumoku")
+        for name in LEVELS
+        if level_for(g, name).net or level_for(g, name).net_visits
+    }
     assert using == NET_LEVELS
-    for game_id, name in NET_LEVELS:
+    for game_id, name in sorted(NET_LEVELS):
         game = sansu.load_game(game_id)
         state = game.initial_state().play("r5c5")
         player = make_player(game, name, seed=4)
-        assert player._searcher().mix == 0.5
+        search = player._searcher()
+        assert search.net is shipped(game_id)
+        assert (search.mix, search.net_visits) == (player.settings.net, player.settings.net_visits)
         a = player.choose(state, simulations=600)
         assert a.move in state.legal_moves()
         assert make_player(game, name, seed=4).choose(state, simulations=600).move == a.move

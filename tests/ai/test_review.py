@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import json
 import random
+from dataclasses import replace
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sansu.ai import player_for
+from sansu.ai.levels import level_for
+from sansu.ai.player import ComputerPlayer
 from sansu.ai.review import (
     BLUNDER,
     INACCURACY,
@@ -52,8 +54,9 @@ def thrown_away_win(seed: int) -> list[str] | None:
 
 
 def engine_game(game_id: str, plies: int, simulations: int, seed: int) -> list[str]:
+    """A game whose every move is the reviewing engine's own choice (its settings, a budget)."""
     game = load_game(game_id)
-    player = player_for(game, "medium", seed=seed)
+    player = ComputerPlayer(game, replace(level_for(game_id, "max"), reuse=False), seed=seed)
     state = game.initial_state()
     moves: list[str] = []
     while state.result is None and len(moves) < plies:

@@ -78,8 +78,8 @@ COMPILED = {
 UTTT = {
     **COMPILED,
     "medium": Level("medium", 500, 3_000, c_uct=0.5, playout=6),
-    "hard": Level("hard", 1_000, 25_000, c_uct=0.5, playout=6),
-    "max": Level("max", 2_000, None, c_uct=0.5, playout=6, reuse=True),
+    "hard": Level("hard", 1_000, 25_000, c_uct=0.5, playout=6, net_visits=30),
+    "max": Level("max", 2_000, None, c_uct=0.5, playout=6, reuse=True, net=0.25, net_visits=30),
 }
 """Ultimate Tic-Tac-Toe: from ``medium`` up the tree splits a free move into section and
 cell, and playouts avoid handing the opponent a win at once; ``max`` keeps its tree from
@@ -88,9 +88,15 @@ one move to the next. Against OpenSpiel's bot (40 games each, 200 ms a move) the
 ``c_uct`` 0.3 scored 62%, 0.8 85% and 1.1 88%. Over 600 games (three runs of 200,
 ``benchmarks/ai_bench.py --only openspiel``) ``max`` scored 91.5%, 89.5–92.5% per run; with
 the faster playouts of issue 21, 95.2% (91.4–97.4%) over 200. The kernel's priors (+ 8) and
-section wins in playouts (+ 32) scored 45.0% and 43.8% against ``max0``: not used. ``hard`` with
-the network (``net=0.5,c_uct=0.3``) scored 56.3% against ``hard`` over 200 games at 25,000
-simulations (95% CI 49.3–62.9%): not significant, not used."""
+section wins in playouts (+ 32) scored 45.0% and 43.8% against ``max0``: not used.
+
+``hard`` and ``max`` use the shipped network: its value of a new leaf counts as 30 visits of
+that leaf (``net_visits``), and ``max`` also backs up a quarter of it with the playout's result
+(``net`` ¼). ``hard`` so against ``hard`` without it, both at 25,000 simulations a move: 67.0%
+over 100 games (95% CI 57.3–75.4%). ``max`` against ``max0`` at 100 ms a move: see docs/ai.md
+(100-game sweeps there: 61–64% with the visits alone at ``net_visits`` 30 or 80 and ``c_uct``
+0.35–0.7, 67–69% with ``net`` ¼ or 0.4 as well). Backing up half the network's value instead
+(``net=0.5,c_uct=0.3``, no visits) scored 56.3% for ``hard`` over 200 games: not significant."""
 
 THIRTYFIVE = {
     "beginner": Level("beginner", 300, 1_500, temperature=1.0, playout=0),
@@ -113,19 +119,18 @@ simulations/s in Sumodoku, whose playouts run on bit masks; 10² to 10³ in Sudo
 
 SANSUMOKU = {
     **COMPILED,
-    "hard": Level("hard", 1_000, 25_000, c_uct=0.3, net=0.5),
-    "max": Level("max", 2_000, None, c_uct=0.5, playout=9, reuse=True),
+    "hard": Level("hard", 1_000, 25_000, c_uct=0.5, net=0.25, net_visits=30),
+    "max": Level("max", 2_000, None, c_uct=0.5, playout=9, reuse=True, net=0.25, net_visits=30),
 }
-"""Sansumoku: ``hard`` values its leaves half by the shipped network, half by a playout
-(:mod:`sansu.ai.network`): against the ``hard`` of playouts alone, both at 25,000
-simulations a move, 58.8% over 200 games (95% CI 51.8–65.3%, +68 =99 −33; ``sansu match
-sansumoku hard:net=0.5,c_uct=0.3 hard --simulations 25000``, seeds 1 and 2). ``max`` keeps
-its tree from one move to the next and gives new children a head start or handicap from
-the kernel's ``prior`` (+ 8). Against ``max0`` at 100 ms a move (load average 7–16 on 2
-cores): 57.9% over 260 games (95% CI 51.8–63.7%; ``sansu match sansumoku max max0
---time-ms 100``, see docs/ai.md); the kept tree alone scored 53.8% (38.7–68.2%) and the
-priors alone 53.8% (38.7–68.2%), 40 games each. With so many more simulations the network
-does not help ``max`` (docs/ai.md)."""
+"""Sansumoku: ``hard`` and ``max`` use the shipped network (:mod:`sansu.ai.network`) as
+Ultimate Tic-Tac-Toe's ``max`` does: its value of a new leaf counts as 30 visits of that leaf
+and a quarter of it is backed up with the playout's result. ``hard`` so against the ``hard`` of
+before (half the network's value backed up, ``c_uct`` 0.3, itself 58.8% over 200 games against
+playouts alone), both at 25,000 simulations a move: 69.0% over 100 games (95% CI 59.4–77.2%).
+``max`` also keeps its tree from one move to the next and gives new children a head start or
+handicap from the kernel's ``prior`` (+ 8); against ``max0`` at 100 ms a move see docs/ai.md
+(100-game sweeps there: 79.0% at ``net_visits`` 30, 75.0% at 80; with the visits alone, no
+share backed up, 69–71%; without the network 57.9% over 260 games)."""
 
 PER_GAME: dict[str, dict[str, Level]] = {
     "uttt": UTTT,
