@@ -59,9 +59,16 @@ def warm_up(game_id: str) -> None:
 
 
 def net_arguments(game_id: str, net: Any, mix: float) -> tuple[Any, ...]:
-    """The trailing arguments of a kernel's search: a value network's weights and its share."""
+    """The trailing arguments of a kernel's search: a value network's weights and its share
+    (35: its fitted leaf evaluator's, :mod:`sansu.ai.thirtyfive_eval`)."""
     from sansu.ai.network import NET_GAMES, NO_NET
 
+    if game_id == "thirtyfive":
+        from sansu.ai.thirtyfive_eval import NO_EVALUATOR
+
+        if net is None or mix <= 0.0:
+            return (*NO_EVALUATOR, 0.0)
+        return (*net.arrays(), float(mix))
     if game_id not in NET_GAMES:
         return ()
     if net is None or mix <= 0.0:
