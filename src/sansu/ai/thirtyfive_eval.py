@@ -103,6 +103,8 @@ def reference_features(state: Any) -> np.ndarray:
                 stake = sum(1.0 for m in neighbours(i) if colour[m] not in (None, owner))
                 key = "hot_free" if hl is None else "hot_own" if hl == me else "hot_other"
                 base[key] += stake
+                best = "best_own" if owner == me else "best_other"
+                base[best] = max(base[best], stake)
             continue
         own = colour[i] == me
         base["territory"] += 1.0 if own else -1.0
@@ -114,6 +116,8 @@ def reference_features(state: Any) -> np.ndarray:
         stake += sum(1.0 for m in neighbours(i) if colour[m] not in (None, colour[i]))
         side = "own" if own else "other"
         base[f"fire_{side}" if need <= 9 else f"reach_{side}"] += stake
+        if need <= 9:
+            base[f"best_{side}"] = max(base[f"best_{side}"], stake)
     n = rows * cols
     values = [v / n for v in base.values()]
     empties = len(state.empty_cells())

@@ -50,9 +50,13 @@ BASE = (
     "hot_other",
     "reach_own",
     "reach_other",
+    "best_own",
+    "best_other",
 )
-"""The base features, mover's side first (``odd``: the mover makes the last move)."""
-PHASED = (0, 1, 4, 5, 6, 9, 10)
+"""The base features, mover's side first (``odd``: the mover makes the last move; ``best_``:
+the largest stake of one trigger a side can fire with one digit, or one empty square at 35
+that fires for it, since a move fires only where it is played)."""
+PHASED = (0, 1, 4, 5, 6, 9, 10, 11, 12)
 """Base features that also enter multiplied by ``1 - empty`` (the game's progress)."""
 N_BASE = len(BASE)
 N_FEATURES = N_BASE + len(PHASED)
@@ -95,6 +99,8 @@ def base_features(st, out):
                     out[7] += stake
                 else:
                     out[8] += stake
+                side = 11 if owner == me else 12
+                out[side] = max(out[side], stake)
                 continue
             own = colour == me
             out[0] += 1.0 if own else -1.0
@@ -116,6 +122,8 @@ def base_features(st, out):
                 continue
             if need <= 9:
                 out[4 if own else 5] += stake
+                side = 11 if own else 12
+                out[side] = max(out[side], stake)
             else:
                 out[9 if own else 10] += stake
     n = float(rows * cols)
