@@ -157,3 +157,24 @@ def test_a_self_play_game_labels_every_position_with_its_movers_result() -> None
     assert np.all(y[:-1] + y[1:] == 1.0)  # the movers alternate
     again_x, again_y = play_game(seed=4, simulations=50)
     assert np.array_equal(x, again_x) and np.array_equal(y, again_y)
+
+
+def test_a_level_with_net_uses_the_shipped_evaluator_and_says_when_there_is_none(
+    monkeypatch,
+) -> None:
+    from sansu.ai import thirtyfive_eval
+    from sansu.ai.levels import benchmark_level, with_settings
+    from sansu.ai.player import ComputerPlayer
+
+    game = sansu.load_game("thirtyfive", rows=5, cols=5)
+    settings_ = with_settings(benchmark_level("thirtyfive", "max0"), "net=1")
+    weights = np.zeros(N_FEATURES)
+    weights[NAMES.index("territory")] = 40.0
+    monkeypatch.setattr(thirtyfive_eval, "shipped", lambda: LeafModel(weights, np.zeros(1)))
+    player = ComputerPlayer(game, settings_, seed=1)
+    state = game.play_moves(["r2c2=1", "r1c1=9", "r5c5=1", "r1c2=9", "r5c4=1", "r1c3=8"])
+    move = str(player.choose(state, simulations=2000).move)
+    assert move.endswith("=9") and move.split("=")[0] in {"r2c1", "r3c1", "r3c2", "r3c3", "r2c3"}
+    monkeypatch.setattr(thirtyfive_eval, "shipped", lambda: None)
+    with pytest.raises(ValueError, match="no value network is shipped"):
+        ComputerPlayer(game, settings_, seed=1).choose(state, simulations=100)
