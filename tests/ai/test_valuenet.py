@@ -150,6 +150,8 @@ def test_bad_settings_are_refused() -> None:
         CompiledSearch("uttt", mix=0.5)
     with pytest.raises(ValueError, match="network"):
         CompiledSearch("uttt", net_visits=5)
+    with pytest.raises(ValueError, match="Ultimate Tic-Tac-Toe and Sansumoku"):
+        CompiledSearch("thirtyfive", net=ValueNet.initial("uttt", 1, 0), net_visits=5)
     for bad in (-1, 2.5, 10_001, True):
         with pytest.raises(ValueError, match="net_visits"):
             CompiledSearch("uttt", net=ValueNet.initial("uttt", 1, 0), net_visits=bad)

@@ -60,9 +60,16 @@ def warm_up(game_id: str) -> None:
 
 def net_arguments(game_id: str, net: Any, mix: float = 0.0, visits: int = 0) -> tuple[Any, ...]:
     """The trailing arguments of a kernel's search: a value network's weights, its share of
-    what a leaf backs up, and how many visits of the leaf alone its value counts as."""
+    what a leaf backs up, and how many visits of the leaf alone its value counts as (35:
+    its fitted leaf evaluator's weights and share, :mod:`sansu.ai.thirtyfive_eval`)."""
     from sansu.ai.network import NET_GAMES, NO_NET
 
+    if game_id == "thirtyfive":
+        from sansu.ai.thirtyfive_eval import NO_EVALUATOR
+
+        if net is None or mix <= 0.0:
+            return (*NO_EVALUATOR, 0.0)
+        return (*net.arrays(), float(mix))
     if game_id not in NET_GAMES:
         return ()
     if net is None or (mix <= 0.0 and visits <= 0):
@@ -109,6 +116,10 @@ class CompiledSearch:
         whole = isinstance(net_visits, int) and not isinstance(net_visits, bool)
         if not whole or not 0 <= net_visits <= 10_000:
             raise ValueError(f"net_visits must be a whole number from 0 to 10000, not {net_visits}")
+        from sansu.ai.network import NET_GAMES
+
+        if net_visits > 0 and game_id not in NET_GAMES:
+            raise ValueError("net_visits is for Ultimate Tic-Tac-Toe and Sansumoku")
         if (mix > 0.0 or net_visits > 0) and net is None:
             raise ValueError("a search with mix or net_visits above 0 needs a value network")
         self.game_id = game_id

@@ -48,7 +48,8 @@ class Level:
     by this player's move and the reply (a player object kept through a game)."""
     net: float = 0.0
     """Ultimate Tic-Tac-Toe and Sansumoku: the shipped value network's share of a leaf's
-    value (0: playouts alone; 1: the network alone; see :mod:`sansu.ai.network`)."""
+    value (0: playouts alone; 1: the network alone; see :mod:`sansu.ai.network`); 35: the
+    fitted leaf evaluator's (:mod:`sansu.ai.thirtyfive_eval`), when one is shipped."""
     net_visits: int = 0
     """Ultimate Tic-Tac-Toe and Sansumoku: how many visits of a new leaf alone the shipped
     network's value of it counts as (0: none), a head start among its siblings that fades

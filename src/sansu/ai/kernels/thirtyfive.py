@@ -21,6 +21,26 @@ from typing import Any
 import numpy as np
 from numba import njit
 
+from sansu.ai.kernels.thirtyfive_eval import value as leaf_value
+from sansu.ai.kernels.thirtyfive_layout import (
+    BORDER,
+    COLOUR,
+    COLS,
+    EMPTIES,
+    EMPTY,
+    HIGHLIGHT,
+    NONE,
+    OFFSETS,
+    PLACE,
+    RESULT,
+    ROWS,
+    SIZE,
+    SQUARES,
+    SUMS,
+    TARGET,
+    TO_MOVE,
+    WIDE,
+)
 from sansu.ai.kernels.tree import (
     DRAW,
     LOSS,
@@ -29,25 +49,18 @@ from sansu.ai.kernels.tree import (
     WIN,
     add_children,
     backup,
+    backup_reward,
     below,
     proven_winner,
+    reward_of,
     select_child,
 )
 
-WIDE = 14
-SQUARES = WIDE * WIDE
-SUMS, COLOUR, HIGHLIGHT, EMPTY, PLACE = 0, 196, 392, 588, 732
-ROWS, COLS, EMPTIES, TO_MOVE, RESULT = 928, 929, 930, 931, 932
-SIZE = 933
 KEY_SLOTS = HIGHLIGHT + SQUARES
 """Sums, colours and highlights tell two positions apart (with the legal moves)."""
 MAX_MOVES = 9 * 144
-BORDER = -2
-NONE = -1
 ONGOING = -1
 DRAWN = 2
-TARGET = 35
-OFFSETS = np.array([-WIDE - 1, -WIDE, -WIDE + 1, -1, 1, WIDE - 1, WIDE, WIDE + 1], dtype=np.int64)
 
 PLAYOUT_UNIFORM = 0
 PLAYOUT_GREEDY = 1
@@ -222,13 +235,29 @@ def playout(st, meta, policy):
 
 
 @njit(cache=True)
+def evaluate(st, meta, policy, weights, bias, mix, x):
+    """Player 0's expected reward at the ongoing leaf ``st``: the fitted evaluator's, blended
+    with a playout's result when ``mix`` < 1 (``st`` is played out then)."""
+    mine = leaf_value(st, weights, bias, x)
+    r = mine if st[TO_MOVE] == 0 else 1.0 - mine
+    return r if mix >= 1.0 else mix * r + (1.0 - mix) * reward_of(playout(st, meta, policy))
+
+
+@njit(cache=True)
 def search(
-    root, first, count, move, visits, value, proven, mover, meta, sims, c_uct, policy, top, draw
-):
-    """Run up to ``sims`` UCT simulations from ``root`` into the tree; how many were run."""
+    root, first, count, move, visits, value, proven, mover, meta, sims, c_uct, policy, top, draw,
+    weights, bias, mix,
+):  # fmt: skip
+    """Run up to ``sims`` UCT simulations from ``root`` into the tree; how many were run.
+
+    ``weights, bias`` are the fitted leaf evaluator's (:mod:`sansu.ai.kernels.thirtyfive_eval`)
+    and ``mix`` its share of a new leaf's value (0: playouts alone, the search as without an
+    evaluator; 1: the evaluator alone).
+    """
     st = np.empty(SIZE, dtype=np.int16)
     moves = np.empty(MAX_MOVES, dtype=np.int16)
     path = np.empty(160, dtype=np.int64)
+    x = np.empty(weights.shape[0], dtype=np.float64)
     me = root[TO_MOVE]
     done = 0
     for _ in range(sims):
@@ -236,6 +265,8 @@ def search(
             break
         st[:] = root
         node = top
+        reward0 = -1.0
+        winner = 2
         path[0] = top
         depth = 1
         while True:
@@ -244,7 +275,10 @@ def search(
                 break
             if first[node] == NOT_EXPANDED:
                 if node != top and visits[node] == 0:
-                    winner = playout(st, meta, policy)
+                    if mix > 0.0:
+                        reward0 = evaluate(st, meta, policy, weights, bias, mix, x)
+                    else:
+                        winner = playout(st, meta, policy)
                     break
                 n = legal(st, moves)
                 if not add_children(
@@ -263,7 +297,10 @@ def search(
                 who = mover[child]
                 proven[child] = WIN if winner == who else (DRAW if winner == DRAWN else LOSS)
                 break
-        backup(first, count, visits, value, proven, mover, path, depth, winner, me, draw)
+        if reward0 >= 0.0:
+            backup_reward(first, count, visits, value, proven, mover, path, depth, reward0)
+        else:
+            backup(first, count, visits, value, proven, mover, path, depth, winner, me, draw)
         done += 1
     return done
 
