@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 from pathlib import Path
-from typing import BinaryIO
+from typing import Any, BinaryIO
 
 import numpy as np
 
@@ -89,12 +89,21 @@ class ValueNet:
         return net
 
 
-@cache
-def shipped(game_id: str) -> ValueNet | None:
-    """The network shipped with the package for ``game_id``, or ``None``.
+def shipped(game_id: str) -> Any:
+    """The leaf evaluator shipped with the package for ``game_id``, or ``None``: a
+    :class:`ValueNet`, or 35's fitted :class:`~sansu.ai.thirtyfive_eval.LeafModel`.
 
     Read once per process (levels use it): callers must not change its arrays.
     """
+    if game_id == "thirtyfive":
+        from sansu.ai import thirtyfive_eval
+
+        return thirtyfive_eval.shipped()
+    return _shipped_network(game_id)
+
+
+@cache
+def _shipped_network(game_id: str) -> ValueNet | None:
     if game_id not in NET_GAMES:
         return None
     ref = resources.files("sansu.ai") / "weights" / f"{game_id}.npz"

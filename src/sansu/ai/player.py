@@ -75,12 +75,7 @@ class ComputerPlayer:
             return {}
         from sansu.ai.network import shipped
 
-        if self.game.id == "thirtyfive":
-            from sansu.ai.thirtyfive_eval import shipped as shipped_evaluator
-
-            net = shipped_evaluator()
-        else:
-            net = shipped(self.game.id)
+        net = shipped(self.game.id)
         if net is None:
             raise ValueError(f"no value network is shipped for {self.game.id!r}")
         return {"net": net, "mix": self.settings.net, "net_visits": self.settings.net_visits}

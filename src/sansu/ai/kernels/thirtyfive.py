@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-from sansu.ai.kernels.thirtyfive_eval import value as leaf_value
+from sansu.ai.kernels.thirtyfive_eval import value as fitted_value
 from sansu.ai.kernels.thirtyfive_layout import (
     BORDER,
     COLOUR,
@@ -238,7 +238,7 @@ def playout(st, meta, policy):
 def evaluate(st, meta, policy, weights, bias, mix, x):
     """Player 0's expected reward at the ongoing leaf ``st``: the fitted evaluator's, blended
     with a playout's result when ``mix`` < 1 (``st`` is played out then)."""
-    mine = leaf_value(st, weights, bias, x)
+    mine = fitted_value(st, weights, bias, x)
     r = mine if st[TO_MOVE] == 0 else 1.0 - mine
     return r if mix >= 1.0 else mix * r + (1.0 - mix) * reward_of(playout(st, meta, policy))
 
