@@ -78,17 +78,12 @@ def ci_text(score: float, n: int) -> str:
 def our_rate(game_id: str, settings: Any, simulations: int) -> float:
     """Simulations per CPU second of a search with a level's (or an int policy's) settings."""
     from sansu.ai.compiled import CompiledSearch
-    from sansu.ai.network import shipped
+    from sansu.ai.player import compiled_search
 
     if isinstance(settings, int):
         search = CompiledSearch(game_id, policy=settings)
     else:
-        uses_net = settings.net > 0 or settings.net_visits > 0
-        search = CompiledSearch(
-            game_id, c_uct=settings.c_uct, policy=settings.playout,
-            net=shipped(game_id) if uses_net else None, mix=settings.net,
-            net_visits=settings.net_visits,
-        )  # fmt: skip
+        search = compiled_search(game_id, settings)
     state = sansu.load_game(game_id).initial_state()
     start = time.process_time()
     stats = search.run(state, simulations=simulations, seed=1)

@@ -37,9 +37,9 @@ from collections.abc import Sequence
 
 import sansu
 from sansu.ai.arena import run_series, summarise, tasks
-from sansu.ai.compiled import CompiledSearch
 from sansu.ai.levels import LEVELS, benchmark_level, level_for
 from sansu.ai.network import NET_GAMES, ValueNet, shipped
+from sansu.ai.player import compiled_search
 
 SECTIONS = ("speed", "match")
 MATCH_TARGET = 0.70
@@ -52,14 +52,7 @@ def load() -> str:
 
 def rate(game_id: str, name: str, net: ValueNet, simulations: int) -> float:
     level = level_for(game_id, name) if name in LEVELS else benchmark_level(game_id, name)
-    search = CompiledSearch(
-        game_id,
-        c_uct=level.c_uct,
-        policy=level.playout,
-        net=net if level.net > 0 or level.net_visits > 0 else None,
-        mix=level.net,
-        net_visits=level.net_visits,
-    )
+    search = compiled_search(game_id, level, net=net)
     state = sansu.load_game(game_id).initial_state()
     start = time.perf_counter()
     stats = search.run(state, simulations=simulations, seed=1)

@@ -36,6 +36,8 @@ CHUNK_SECONDS = 0.004
 """Time between two looks at the clock during a timed search."""
 FAST_RATE = 1_500_000
 """Simulations per second no kernel exceeds: sizes the tree of a timed search."""
+MAX_NET_VISITS = 10_000
+"""Most visits a network's value of a leaf may count as (far beyond any use: a bad setting)."""
 
 
 def kernel(game_id: str) -> ModuleType:
@@ -114,8 +116,10 @@ class CompiledSearch:
         if not 0.0 <= mix <= 1.0:
             raise ValueError(f"mix must be between 0 and 1, not {mix}")
         whole = isinstance(net_visits, int) and not isinstance(net_visits, bool)
-        if not whole or not 0 <= net_visits <= 10_000:
-            raise ValueError(f"net_visits must be a whole number from 0 to 10000, not {net_visits}")
+        if not whole or not 0 <= net_visits <= MAX_NET_VISITS:
+            raise ValueError(
+                f"net_visits must be a whole number from 0 to {MAX_NET_VISITS}, not {net_visits}"
+            )
         from sansu.ai.network import NET_GAMES
 
         if net_visits > 0 and game_id not in NET_GAMES:

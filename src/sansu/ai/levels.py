@@ -63,8 +63,10 @@ class Level:
             raise ValueError("temperature, c_uct, playout and net_visits must not be negative")
         if self.widening <= 0 or not 0 <= self.draw <= 1 or not 0 <= self.net <= 1:
             raise ValueError("widening must be positive, draw and net between 0 and 1")
-        if self.net_visits > 10_000:
-            raise ValueError("net_visits must be at most 10000")
+        from sansu.ai.compiled import MAX_NET_VISITS
+
+        if self.net_visits > MAX_NET_VISITS:
+            raise ValueError(f"net_visits must be at most {MAX_NET_VISITS}")
 
 
 COMPILED = {

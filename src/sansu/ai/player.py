@@ -22,6 +22,25 @@ SAFETY_MS = 4.0
 """Kept back from a timed search for choosing the move and answering."""
 
 
+def compiled_search(game_id: str, settings: Level, *, net: Any = None) -> Any:
+    """The compiled search that ``settings`` describe, with the shipped network if they use
+    one (or ``net`` instead, for a benchmark timing a stand-in); ``ValueError`` if none ships."""
+    from sansu.ai.compiled import CompiledSearch
+
+    uses = settings.net > 0.0 or settings.net_visits > 0
+    if uses and net is None:
+        from sansu.ai.network import shipped
+
+        net = shipped(game_id)
+        if net is None:
+            raise ValueError(f"no value network is shipped for {game_id!r}")
+    return CompiledSearch(
+        game_id, c_uct=settings.c_uct, policy=settings.playout, reuse=settings.reuse,
+        draw=settings.draw, net=net if uses else None, mix=settings.net,
+        net_visits=settings.net_visits,
+    )  # fmt: skip
+
+
 class ComputerPlayer:
     """Chooses moves of one game at one level; reproducible from ``seed``.
 
@@ -55,30 +74,15 @@ class ComputerPlayer:
     def _searcher(self) -> Any:
         if self._search is None:
             from sansu.ai.adapters import adapter_for
-            from sansu.ai.compiled import CompiledSearch
             from sansu.ai.mcts import MCTS
 
             s = self.settings
             if self.compiled:
-                self._search = CompiledSearch(
-                    self.game.id, c_uct=s.c_uct, policy=s.playout, reuse=s.reuse, draw=s.draw,
-                    **self._network(),
-                )  # fmt: skip
+                self._search = compiled_search(self.game.id, s)
             else:
                 self._adapter = adapter_for(self.game, vision=s.vision)
                 self._search = MCTS(self._adapter, c_uct=s.c_uct, widening=s.widening)
         return self._search
-
-    def _network(self) -> dict[str, Any]:
-        """The search's value network and how it is used, if the settings ask for one."""
-        if self.settings.net <= 0.0 and self.settings.net_visits <= 0:
-            return {}
-        from sansu.ai.network import shipped
-
-        net = shipped(self.game.id)
-        if net is None:
-            raise ValueError(f"no value network is shipped for {self.game.id!r}")
-        return {"net": net, "mix": self.settings.net, "net_visits": self.settings.net_visits}
 
     def warm_up(self) -> None:
         """Load the compiled code now, so that the first move is not slowed by it."""

@@ -16,17 +16,18 @@ from dataclasses import fields
 from sansu.cli.main import UsageError
 
 HELP = {
-    "generations": "generations of self-play, fitting and a match (default 2)",
-    "games": "self-play games per generation (default 8000)",
-    "simulations": "simulations per self-play move (default 1500)",
-    "match_games": "games of the candidate against the champion (default 100)",
-    "match_simulations": "simulations per match move (default 1000)",
-    "hidden": "hidden units of the network (default 128)",
-    "epochs": "passes over the data when fitting (default 2)",
-    "q_weight": "the search value's share of the target, the result's the rest (default 0.85)",
-    "c_uct": "exploration of the network's search (default 0.15; playouts' search: 0.5)",
-    "mix": "the network's share of a leaf's value, 0 < MIX ≤ 1 (default 1: no playouts)",
+    "generations": "generations of self-play, fitting and a match",
+    "games": "self-play games per generation",
+    "simulations": "simulations per self-play move",
+    "match_games": "games of the candidate against the champion",
+    "match_simulations": "simulations per match move",
+    "hidden": "hidden units of the network",
+    "epochs": "passes over the data when fitting",
+    "q_weight": "the search value's share of the target, the result's the rest",
+    "c_uct": "exploration of the network's search (playouts' search: 0.5)",
+    "mix": "the network's share of a leaf's value, 0 < MIX ≤ 1 (1: no playouts)",
 }
+"""What each setting is; its default comes from :class:`~sansu.ai.training.TrainConfig`."""
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -44,7 +45,10 @@ def register(sub: argparse._SubParsersAction) -> None:
         if f.name == "game":
             continue
         flag = "--" + f.name.replace("_", "-")
-        parser.add_argument(flag, type=type(f.default), default=f.default, help=HELP.get(f.name))
+        text = f"{HELP[f.name]} " if f.name in HELP else ""
+        parser.add_argument(
+            flag, type=type(f.default), default=f.default, help=f"{text}(default {f.default})"
+        )
     parser.set_defaults(func=run)
 
 

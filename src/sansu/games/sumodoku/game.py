@@ -317,10 +317,7 @@ class SumodokuState(ClaimMoves, HonourMoves, SumodokuView, State):
 
     def can_place(self, player: Player) -> bool:
         """True when ``player`` has at least one rule-abiding placement."""
-        hand = self._hands[player]
-        empty = ~self._filled & FULL
-        blocked = self._blocked
-        return any(hand[c] and empty & ~blocked[c] for c in range(1, 10))
+        return any(self._placeable(player))
 
     def placement_masks(self) -> tuple[int, ...]:
         """The mover's rule-abiding placements as bit masks, for programs that read them in bulk.
@@ -330,7 +327,11 @@ class SumodokuState(ClaimMoves, HonourMoves, SumodokuView, State):
         """
         if self.result is not None or self.to_move is None:
             return (0,) * 9
-        hand = self._hands[self.to_move]
+        return self._placeable(self.to_move)
+
+    def _placeable(self, player: Player) -> tuple[int, ...]:
+        """For colours 1–9, the empty cells where ``player`` may place one (0: none in hand)."""
+        hand = self._hands[player]
         empty = ~self._filled & FULL
         blocked = self._blocked
         return tuple(empty & ~blocked[c] if hand[c] else 0 for c in range(1, 10))
@@ -365,22 +366,17 @@ class SumodokuState(ClaimMoves, HonourMoves, SumodokuView, State):
             return []
         player = self.to_move
         assert player is not None
-        hand = self._hands[player]
-        empty = ~self._filled & FULL
-        blocked = self._blocked
         table = row_moves()
         moves: list[Any] = []
-        for c in range(1, 10):
-            if hand[c]:
-                free = empty & ~blocked[c]
-                rows = table[c]
-                row = 0
-                while free:
-                    chunk = free & 511
-                    if chunk:
-                        moves += rows[row][chunk]
-                    free >>= 9
-                    row += 1
+        for c, free in enumerate(self._placeable(player), 1):
+            rows = table[c]
+            row = 0
+            while free:
+                chunk = free & 511
+                if chunk:
+                    moves += rows[row][chunk]
+                free >>= 9
+                row += 1
         if self._phase == CLAIM:
             moves += [ERASES[cell] for cell in bits_of(self._claim_cells)]
             # The claimant may always let the time run out; listing it also lets
