@@ -64,6 +64,26 @@ def test_self_play_records_every_position_in_eight_symmetries() -> None:
     assert same([data["x"]], [self_play(task)["x"]])
 
 
+def test_children_add_the_positions_of_searched_siblings_valued_by_the_search() -> None:
+    task = {"game": "uttt", "seed": 4, "count": 2, "simulations": 400, "explore": 4,
+            "net": None, "mix": 1.0}  # fmt: skip
+    plain = self_play(task)
+    more = self_play({**task, "children": 20})
+    n, m = plain["x"].shape[0] // 8, more["x"].shape[0] // 8
+    assert m > 2 * n
+    # The games are the same: each of their positions is there with its value and result.
+    seen = {
+        (row.tobytes(), q, z) for row, q, z in zip(more["x"], more["q"], more["z"], strict=True)
+    }
+    for row, q, z in zip(plain["x"], plain["q"], plain["z"], strict=True):
+        assert (row.tobytes(), q, z) in seen
+    # A sibling was not played on: its "result" is the search's value of it.
+    assert np.count_nonzero(more["z"][:m] == more["q"][:m]) >= m - n
+    assert np.all(np.abs(more["q"]) <= 1.0)
+    with pytest.raises(ValueError, match="children"):
+        TrainConfig("uttt", children=-1)
+
+
 def test_the_same_seed_gives_the_same_weights_on_one_or_two_processes(tmp_path) -> None:
     config = TrainConfig("uttt", seed=5, **TINY)
     with Mapper(1) as one, Mapper(2) as two:

@@ -77,7 +77,10 @@ def self_play(task: dict[str, Any]) -> dict[str, np.ndarray]:
 
     ``task``: ``game``, ``seed``, ``count``, ``simulations`` per move,
     ``explore`` (the first plies are drawn with odds ∝ visits), ``net`` (a
-    :class:`ValueNet` or ``None``), ``mix`` and ``c_uct``.
+    :class:`ValueNet` or ``None``), ``mix``, ``c_uct`` and ``children``: the
+    root moves searched at least that many times, other than the best, add the
+    positions they lead to, valued by the search (their "result" is that value
+    too, since the game did not go there; 0: none).
     """
     from sansu.ai.compiled import kernel
     from sansu.ai.kernels.valuenet import MAX_ACTIVE, dense
@@ -86,26 +89,41 @@ def self_play(task: dict[str, Any]) -> dict[str, np.ndarray]:
     game_id = task["game"]
     game = load_game(game_id)
     k = kernel(game_id)
+    children = task.get("children", 0)
     active = np.empty(MAX_ACTIVE, dtype=np.int64)
     rows, results, values = [], [], []
+
+    def add(state: Any, value: float) -> None:
+        rows.append(dense(active, k.features(k.from_state(state), active)))
+        values.append(value)
+
     for index in range(task["count"]):
         rng = random.Random(task["seed"] * 1_000_003 + index)
         search = searcher(game_id, task["net"], task["mix"], task.get("c_uct", C_UCT))
         state = game.initial_state()
-        movers = []
+        movers: list[int | None] = []
+        plies = 0
         while state.result is None:
             stats = search.run(state, simulations=task["simulations"], seed=rng.getrandbits(63))
             best = stats.candidates[0]
-            rows.append(dense(active, k.features(k.from_state(state), active)))
+            add(state, 2.0 * best.reward - 1.0)
             movers.append(state.to_move)
-            values.append(2.0 * best.reward - 1.0)
+            for other in stats.candidates[1:] if children else ():
+                after = state.play(other.move)
+                if other.visits >= children and after.result is None:
+                    add(after, 1.0 - 2.0 * other.reward)
+                    movers.append(None)
             move = best.move
-            if len(movers) <= task["explore"] and best.proven is None:
+            plies += 1
+            if plies <= task["explore"] and best.proven is None:
                 pool = [c for c in stats.candidates if c.visits > 0]
                 move = rng.choices(pool, weights=[c.visits for c in pool])[0].move
             state = state.play(move)
         winners = state.result.winners
-        results.extend(0.0 if not winners else (1.0 if m in winners else -1.0) for m in movers)
+        first = len(results)
+        for i, m in enumerate(movers):
+            outcome = 0.0 if not winners else 1.0 if m in winners else -1.0
+            results.append(values[first + i] if m is None else outcome)
     x = np.array(rows, dtype=np.uint8).reshape(-1, rows[0].shape[0] if rows else 0)
     perms = feature_symmetries()
     return {

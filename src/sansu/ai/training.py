@@ -46,6 +46,10 @@ class TrainConfig:
     """Simulations per self-play move."""
     explore: int = 12
     """Self-play plies drawn with odds ∝ visits (the others: the most searched move)."""
+    children: int = 0
+    """Root moves searched at least this many times (other than the best) also become
+    positions, valued by the search: the network then sees siblings ranked as a search ranks
+    them, which is how ``hard`` and ``max`` use it (0: none)."""
     chunk: int = 50
     """Self-play games per task (the unit of work that a resumed run may redo)."""
     hidden: int = 128
@@ -72,6 +76,8 @@ class TrainConfig:
         for name in ("generations", "games", "simulations", "chunk", "hidden", "epochs", "batch"):
             if getattr(self, name) <= 0:
                 raise ValueError(f"{name} must be positive, not {getattr(self, name)}")
+        if self.children < 0:
+            raise ValueError(f"children must be 0 or more, not {self.children}")
         if self.match_games < 2 or self.match_simulations <= 0 or self.window <= 0:
             raise ValueError("a match needs at least 2 games and a positive simulation budget")
         if not 0.0 < self.mix <= 1.0 or not 0.0 <= self.q_weight <= 1.0 or self.c_uct <= 0:
@@ -167,7 +173,8 @@ class Run:
                 task = {
                     "game": c.game, "seed": c.seed * 7919 + generation * 104_729 + first,
                     "count": min(c.chunk, c.games - first), "simulations": c.simulations,
-                    "explore": c.explore, "net": champion, "mix": c.mix, "c_uct": c.c_uct,
+                    "explore": c.explore, "children": c.children, "net": champion, "mix": c.mix,
+                    "c_uct": c.c_uct,
                 }  # fmt: skip
                 todo.append((path, task))
         for path, data in mapper.map(self_play, todo, f"generation {generation}: self-play"):

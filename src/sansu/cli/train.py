@@ -19,6 +19,7 @@ HELP = {
     "generations": "generations of self-play, fitting and a match",
     "games": "self-play games per generation",
     "simulations": "simulations per self-play move",
+    "children": "root moves searched this often (not the best) add their positions too; 0: none",
     "match_games": "games of the candidate against the champion",
     "match_simulations": "simulations per match move",
     "hidden": "hidden units of the network",
