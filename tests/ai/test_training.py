@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -123,6 +124,14 @@ def test_an_interrupted_run_resumes_where_it_stopped(tmp_path, monkeypatch) -> N
     assert lines == []
     with pytest.raises(ValueError, match="other settings"):
         Run(TrainConfig("sansumoku", seed=3, **TINY), tmp_path / "cut")
+    # A run begun before a setting existed resumes at that setting's default only.
+    saved = tmp_path / "cut" / "run.json"
+    settings = json.loads(saved.read_text())
+    del settings["children"]
+    saved.write_text(json.dumps(settings))
+    Run(config, tmp_path / "cut")
+    with pytest.raises(ValueError, match="other settings \\(children\\)"):
+        Run(replace(config, children=5), tmp_path / "cut")
 
 
 def test_fitting_learns_a_learnable_value() -> None:

@@ -19,7 +19,7 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import MISSING, asdict, dataclass, fields
 from pathlib import Path
 from typing import Any
 
@@ -132,7 +132,9 @@ class Run:
         self.dir.mkdir(parents=True, exist_ok=True)
         settings = self.dir / "run.json"
         if settings.exists():
-            saved = json.loads(settings.read_text())
+            # A setting added since the run began was at its default then.
+            defaults = {f.name: f.default for f in fields(config) if f.default is not MISSING}
+            saved = {**defaults, **json.loads(settings.read_text())}
             if saved != asdict(config):
                 changed = sorted(k for k in saved if saved[k] != asdict(config).get(k))
                 raise ValueError(
