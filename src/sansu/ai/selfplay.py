@@ -109,8 +109,10 @@ def self_play(task: dict[str, Any]) -> dict[str, np.ndarray]:
             add(state, 2.0 * best.reward - 1.0)
             movers.append(state.to_move)
             for other in stats.candidates[1:] if children else ():
+                if other.visits < children:
+                    continue
                 after = state.play(other.move)
-                if other.visits >= children and after.result is None:
+                if after.result is None:
                     add(after, 1.0 - 2.0 * other.reward)
                     movers.append(None)
             move = best.move

@@ -49,7 +49,8 @@ class TrainConfig:
     children: int = 0
     """Root moves searched at least this many times (other than the best) also become
     positions, valued by the search: the network then sees siblings ranked as a search ranks
-    them, which is how ``hard`` and ``max`` use it (0: none)."""
+    them, which is how ``hard`` and ``max`` use it (0: none; tried for UTTT's ``max``, it did
+    not make it stronger: docs/ai.md)."""
     chunk: int = 50
     """Self-play games per task (the unit of work that a resumed run may redo)."""
     hidden: int = 128
