@@ -60,11 +60,23 @@ def warm_up(game_id: str) -> None:
         k.flat_search(root, totals, counts, tree.meta, 1, policy)
 
 
-def net_arguments(game_id: str, net: Any, mix: float = 0.0, visits: int = 0) -> tuple[Any, ...]:
+def net_arguments(
+    game_id: str,
+    net: Any,
+    mix: float = 0.0,
+    visits: int = 0,
+    *,
+    share: np.ndarray | None = None,
+    policy_net: Any = None,
+    c_prior: float = 0.0,
+    fpu: float = 0.0,
+) -> tuple[Any, ...]:
     """The trailing arguments of a kernel's search: a value network's weights, its share of
-    what a leaf backs up, and how many visits of the leaf alone its value counts as (35:
-    its fitted leaf evaluator's weights and share, :mod:`sansu.ai.thirtyfive_eval`)."""
-    from sansu.ai.network import NET_GAMES, NO_NET
+    what a leaf backs up, and how many visits of the leaf alone its value counts as; then
+    the tree's ``share`` array, a policy network's weights, the weight of its priors and the
+    first-play urgency (35: its fitted leaf evaluator's weights and share,
+    :mod:`sansu.ai.thirtyfive_eval`)."""
+    from sansu.ai.network import NET_GAMES, NO_NET, NO_POLICY
 
     if game_id == "thirtyfive":
         from sansu.ai.thirtyfive_eval import NO_EVALUATOR
@@ -75,8 +87,12 @@ def net_arguments(game_id: str, net: Any, mix: float = 0.0, visits: int = 0) -> 
     if game_id not in NET_GAMES:
         return ()
     if net is None or (mix <= 0.0 and visits <= 0):
-        return (*NO_NET, 0.0, 0)
-    return (*net.arrays(), float(mix), int(visits))
+        values: tuple[Any, ...] = (*NO_NET, 0.0, 0)
+    else:
+        values = (*net.arrays(), float(mix), int(visits))
+    if policy_net is None or c_prior <= 0.0 or share is None:
+        return (*values, np.empty(1, np.float32), *NO_POLICY, 0.0, 0.0)
+    return (*values, share, *policy_net.arrays(), float(c_prior), float(fpu))
 
 
 def same_position(k: ModuleType, a: np.ndarray, b: np.ndarray) -> bool:
@@ -99,6 +115,11 @@ class CompiledSearch:
     With a value network ``net``, a new leaf's value is ``mix`` times the
     network's plus ``1 - mix`` times a playout's, and the network's value
     also counts as ``net_visits`` visits of that leaf alone (see the kernels).
+
+    With a policy network ``policy_net`` and ``c_prior`` above 0, children are
+    chosen by PUCT on the network's odds of them (see
+    :func:`~sansu.ai.kernels.tree.select_prior`), an unvisited one valued at
+    its parent's mean less ``fpu``.
     """
 
     def __init__(
@@ -112,6 +133,9 @@ class CompiledSearch:
         net: Any = None,
         mix: float = 0.0,
         net_visits: int = 0,
+        policy_net: Any = None,
+        c_prior: float = 0.0,
+        fpu: float = 0.0,
     ) -> None:
         if not 0.0 <= mix <= 1.0:
             raise ValueError(f"mix must be between 0 and 1, not {mix}")
@@ -126,6 +150,12 @@ class CompiledSearch:
             raise ValueError("net_visits is for Ultimate Tic-Tac-Toe and Sansumoku")
         if (mix > 0.0 or net_visits > 0) and net is None:
             raise ValueError("a search with mix or net_visits above 0 needs a value network")
+        if c_prior < 0.0 or not 0.0 <= fpu <= 1.0:
+            raise ValueError(f"c_prior must not be negative and fpu in [0, 1] ({c_prior}, {fpu})")
+        if c_prior > 0.0 and (policy_net is None or game_id not in NET_GAMES):
+            raise ValueError(
+                "a search with c_prior above 0 needs a policy network (UTTT or Sansumoku)"
+            )
         self.game_id = game_id
         self.c_uct = c_uct
         self.policy = policy
@@ -134,6 +164,9 @@ class CompiledSearch:
         self.net = net
         self.mix = mix
         self.net_visits = net_visits
+        self.policy_net = policy_net
+        self.c_prior = c_prior
+        self.fpu = fpu
         self._kept: tuple[Any, np.ndarray, int] | None = None
 
     def run(
@@ -167,7 +200,10 @@ class CompiledSearch:
             tree.meta[0] = np.uint64(seed_state(seed))
         self._kept = None
         arrays = tree.arrays()
-        extra = net_arguments(self.game_id, self.net, self.mix, self.net_visits)
+        extra = net_arguments(
+            self.game_id, self.net, self.mix, self.net_visits, share=tree.share,
+            policy_net=self.policy_net, c_prior=self.c_prior, fpu=self.fpu,
+        )  # fmt: skip
         limit = simulations if simulations is not None else 1 << 62
         done = 0
         if time_ms is None:

@@ -17,9 +17,11 @@ from typing import Any, BinaryIO
 
 import numpy as np
 
-from sansu.ai.kernels.valuenet import N_FEATURES
+from sansu.ai.kernels.valuenet import LEGAL_AT, N_FEATURES
 
 NET_GAMES = ("uttt", "sansumoku")
+MOVES = 81
+"""Move codes of both games (``9 * section + position``): a policy network's outputs."""
 """Games whose compiled search can use a value network."""
 
 
@@ -120,3 +122,106 @@ NO_NET = (
     np.zeros(1, np.float32),
 )
 """Weights passed to a kernel searching without a network (``mix`` 0 never reads them)."""
+
+
+@dataclass
+class PolicyNet:
+    """One hidden layer of ReLU units and a logit per move: the odds of the legal moves
+    (a softmax over them), which the compiled search uses as PUCT's priors."""
+
+    w1: np.ndarray
+    """``N_FEATURES × hidden``: the first layer, one row per feature."""
+    b1: np.ndarray
+    w2: np.ndarray
+    """``MOVES × hidden``: one row per move code, read whole by the compiled code."""
+    b2: np.ndarray
+    """``MOVES``."""
+    game: str = ""
+
+    @classmethod
+    def initial(cls, game: str, hidden: int, seed: int) -> PolicyNet:
+        """Random first layer (He initialisation) and a zero output: even odds at first."""
+        rng = np.random.default_rng(seed)
+        w1 = rng.normal(0.0, np.sqrt(2.0 / 60), (N_FEATURES, hidden)).astype(np.float32)
+        zeros = np.zeros((MOVES, hidden), np.float32)
+        return cls(w1, np.zeros(hidden, np.float32), zeros, np.zeros(MOVES, np.float32), game)
+
+    @property
+    def hidden(self) -> int:
+        return int(self.b1.shape[0])
+
+    @property
+    def parameters(self) -> int:
+        return sum(a.size for a in self.arrays())
+
+    def arrays(self) -> tuple[np.ndarray, ...]:
+        return self.w1, self.b1, self.w2, self.b2
+
+    def logits(self, x: np.ndarray) -> np.ndarray:
+        """Every move's logit at the dense feature rows ``x``, illegal ones ``-inf``."""
+        h = np.maximum(x.astype(np.float32) @ self.w1 + self.b1, 0.0)
+        z = h @ self.w2.T + self.b2
+        return np.where(x[:, LEGAL_AT : LEGAL_AT + MOVES] > 0, z, -np.inf)
+
+    def odds(self, x: np.ndarray) -> np.ndarray:
+        """The odds of every move at the dense feature rows ``x`` (0 for illegal ones)."""
+        z = self.logits(x)
+        e = np.exp(z - z.max(axis=1, keepdims=True))
+        return e / e.sum(axis=1, keepdims=True)
+
+    def save(self, target: str | Path | BinaryIO) -> None:
+        """Write the weights to a path or an open binary file."""
+        if isinstance(target, str | Path):
+            with open(target, "wb") as out:
+                self.save(out)
+            return
+        np.savez(target, w1=self.w1, b1=self.b1, w2=self.w2, b2=self.b2, game=self.game,
+                 kind="policy")  # fmt: skip
+
+    @classmethod
+    def load(cls, path: str | Path) -> PolicyNet:
+        """The network saved at ``path``; ``ValueError`` if the file holds no such network."""
+        try:
+            with np.load(path) as data:
+                if str(data["kind"]) != "policy":
+                    raise ValueError("not marked as a policy network")
+                w1, b1, w2, b2 = (
+                    np.ascontiguousarray(data[k], np.float32) for k in ("w1", "b1", "w2", "b2")
+                )
+                net = cls(w1, b1, w2, b2, str(data["game"]))
+        except (OSError, KeyError, ValueError) as error:
+            raise ValueError(f"{path}: not a policy network ({error})") from None
+        h = net.hidden
+        if (
+            net.w1.shape != (N_FEATURES, h)
+            or net.w2.shape != (MOVES, h)
+            or net.b2.shape != (MOVES,)
+        ):
+            raise ValueError(f"{path}: weights of the wrong shape {net.w1.shape}, {net.w2.shape}")
+        return net
+
+
+def shipped_policy(game_id: str) -> PolicyNet | None:
+    """The policy network shipped for ``game_id`` (``GAME-policy.npz``), or ``None``."""
+    return _shipped_policy(game_id)
+
+
+@cache
+def _shipped_policy(game_id: str) -> PolicyNet | None:
+    if game_id not in NET_GAMES:
+        return None
+    ref = resources.files("sansu.ai") / "weights" / f"{game_id}-policy.npz"
+    if not ref.is_file():
+        return None
+    with resources.as_file(ref) as path:
+        return PolicyNet.load(path)
+
+
+NO_POLICY = (
+    np.zeros((N_FEATURES, 1), np.float32),
+    np.zeros(1, np.float32),
+    np.zeros((MOVES, 1), np.float32),
+    np.zeros(MOVES, np.float32),
+)
+"""Weights passed to a kernel searching without a policy network (``c_prior`` 0 never
+reads them)."""

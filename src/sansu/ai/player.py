@@ -37,8 +37,20 @@ def compiled_search(game_id: str, settings: Level, *, net: Any = None) -> Any:
     return CompiledSearch(
         game_id, c_uct=settings.c_uct, policy=settings.playout, reuse=settings.reuse,
         draw=settings.draw, net=net if uses else None, mix=settings.net,
-        net_visits=settings.net_visits,
+        net_visits=settings.net_visits, **_policy(game_id, settings),
     )  # fmt: skip
+
+
+def _policy(game_id: str, settings: Level) -> dict[str, Any]:
+    """The shipped policy network and its settings, if ``settings`` use one."""
+    if settings.prior <= 0.0:
+        return {}
+    from sansu.ai.network import shipped_policy
+
+    policy_net = shipped_policy(game_id)
+    if policy_net is None:
+        raise ValueError(f"no policy network is shipped for {game_id!r}")
+    return {"policy_net": policy_net, "c_prior": settings.prior, "fpu": settings.fpu}
 
 
 class ComputerPlayer:

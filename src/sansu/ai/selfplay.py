@@ -58,11 +58,32 @@ def feature_symmetries() -> np.ndarray:
     return np.array(perms)
 
 
-def searcher(game_id: str, net: ValueNet | None, mix: float, c_uct: float = C_UCT) -> Any:
-    """The compiled search of the training pipeline: the network's (exploring by ``c_uct``),
-    or playouts alone."""
+def searcher(
+    game_id: str,
+    net: ValueNet | None,
+    mix: float,
+    c_uct: float = C_UCT,
+    level: dict[str, Any] | None = None,
+) -> Any:
+    """The compiled search of the training pipeline: the value network's (exploring by
+    ``c_uct``), or playouts alone; or, given ``level`` (a policy network's run), ``max``'s
+    search with the shipped value network and ``net`` as its policy network (if any)."""
     from sansu.ai.compiled import CompiledSearch
 
+    if level is not None:
+        from sansu.ai.network import shipped
+
+        return CompiledSearch(
+            game_id,
+            c_uct=level["c_uct"],
+            policy=level["playout"],
+            net=shipped(game_id),
+            mix=level["net"],
+            net_visits=level["net_visits"],
+            policy_net=net,
+            c_prior=level["prior"] if net is not None else 0.0,
+            fpu=level["fpu"],
+        )
     return CompiledSearch(
         game_id,
         c_uct=c_uct if net is not None else C_UCT,
@@ -70,6 +91,20 @@ def searcher(game_id: str, net: ValueNet | None, mix: float, c_uct: float = C_UC
         net=net,
         mix=mix if net is not None else 0.0,
     )
+
+
+def visit_shares(k: Any, game: Any, candidates: Any, fake: int) -> np.ndarray:
+    """What a policy network learns at a position: each root move's share of the search's
+    visits (its own, without the ``fake`` visits its network value counted as)."""
+    out = np.zeros(k.MAX_MOVES, np.float32)
+    for c in candidates:
+        out[k.code_of(game, c.move)] = max(c.visits - fake, 0)
+    total = out.sum()
+    if total <= 0:
+        for c in candidates:
+            out[k.code_of(game, c.move)] = c.visits
+        total = out.sum()
+    return out / max(total, 1.0)
 
 
 def self_play(task: dict[str, Any]) -> dict[str, np.ndarray]:
@@ -81,6 +116,10 @@ def self_play(task: dict[str, Any]) -> dict[str, np.ndarray]:
     root moves searched at least that many times, other than the best, add the
     positions they lead to, valued by the search (their "result" is that value
     too, since the game did not go there; 0: none).
+
+    With ``level`` (``max``'s settings, see :func:`searcher`) ``net`` is a
+    policy network or ``None``, and the answer also holds ``v``: each position's
+    root visit shares (positions the search settled, or with one move, left out).
     """
     from sansu.ai.compiled import kernel
     from sansu.ai.kernels.valuenet import MAX_ACTIVE, dense
@@ -90,8 +129,9 @@ def self_play(task: dict[str, Any]) -> dict[str, np.ndarray]:
     game = load_game(game_id)
     k = kernel(game_id)
     children = task.get("children", 0)
+    level = task.get("level")
     active = np.empty(MAX_ACTIVE, dtype=np.int64)
-    rows, results, values = [], [], []
+    rows, results, values, shares = [], [], [], []
 
     def add(state: Any, value: float) -> None:
         rows.append(dense(active, k.features(k.from_state(state), active)))
@@ -99,15 +139,18 @@ def self_play(task: dict[str, Any]) -> dict[str, np.ndarray]:
 
     for index in range(task["count"]):
         rng = random.Random(task["seed"] * 1_000_003 + index)
-        search = searcher(game_id, task["net"], task["mix"], task.get("c_uct", C_UCT))
+        search = searcher(game_id, task["net"], task["mix"], task.get("c_uct", C_UCT), level)
         state = game.initial_state()
         movers: list[int | None] = []
         plies = 0
         while state.result is None:
             stats = search.run(state, simulations=task["simulations"], seed=rng.getrandbits(63))
             best = stats.candidates[0]
-            add(state, 2.0 * best.reward - 1.0)
-            movers.append(state.to_move)
+            if level is None or (best.proven is None and len(stats.candidates) > 1):
+                add(state, 2.0 * best.reward - 1.0)
+                movers.append(state.to_move)
+                if level is not None:
+                    shares.append(visit_shares(k, game, stats.candidates, level["net_visits"]))
             for other in stats.candidates[1:] if children else ():
                 if other.visits < children:
                     continue
@@ -128,15 +171,23 @@ def self_play(task: dict[str, Any]) -> dict[str, np.ndarray]:
             results.append(values[first + i] if m is None else outcome)
     x = np.array(rows, dtype=np.uint8).reshape(-1, rows[0].shape[0] if rows else 0)
     perms = feature_symmetries()
-    return {
+    out = {
         "x": np.concatenate([x[:, perm] for perm in perms]),
         "z": np.tile(np.array(results, np.float32), len(perms)),
         "q": np.tile(np.array(values, np.float32), len(perms)),
     }
+    if level is not None:
+        from sansu.ai.kernels.valuenet import LEGAL_AT
+
+        v = np.array(shares, np.float32).reshape(-1, k.MAX_MOVES)
+        cells = [perm[LEGAL_AT : LEGAL_AT + k.MAX_MOVES] - LEGAL_AT for perm in perms]
+        out["v"] = np.concatenate([v[:, c] for c in cells])
+    return out
 
 
 def match_game(task: dict[str, Any]) -> float:
-    """One game of ``task["a"]`` against ``task["b"]`` (networks or ``None``); ``a``'s score.
+    """One game of ``task["a"]`` against ``task["b"]`` (networks or ``None``; with
+    ``task["level"]``, policy networks in ``max``'s search); ``a``'s score.
 
     ``a`` moves first when ``task["index"]`` is even. The first
     ``task["opening"]`` plies are uniformly random (seeded) so that the games
@@ -149,8 +200,9 @@ def match_game(task: dict[str, Any]) -> float:
     a_seat = task["index"] % 2
     searches = [None, None]
     c_uct = task.get("c_uct", C_UCT)
-    searches[a_seat] = searcher(game_id, task["a"], task["mix"], c_uct)
-    searches[1 - a_seat] = searcher(game_id, task["b"], task["mix"], c_uct)
+    level = task.get("level")
+    searches[a_seat] = searcher(game_id, task["a"], task["mix"], c_uct, level)
+    searches[1 - a_seat] = searcher(game_id, task["b"], task["mix"], c_uct, level)
     state = load_game(game_id).initial_state()
     plies = 0
     while state.result is None:

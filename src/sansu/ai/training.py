@@ -1,4 +1,9 @@
-"""The training pipeline of the value networks: self-play, fitting, a match, promotion.
+"""The training pipeline of the networks: self-play, fitting, a match, promotion.
+
+A run trains a value network (``target="value"``) or the policy network of
+``max``'s search (``target="policy"``: its self-play and matches are ``max``'s
+search with the shipped value network, and the network learns the share of
+the root's visits each move got).
 
 One generation: the champion (at first, the search with playouts alone)
 plays games against itself; a candidate network is fitted to the results of
@@ -26,7 +31,8 @@ from typing import Any
 import numpy as np
 
 from sansu.ai.arena import elo, wilson
-from sansu.ai.network import NET_GAMES, ValueNet
+from sansu.ai.kernels.valuenet import LEGAL_AT
+from sansu.ai.network import MOVES, NET_GAMES, PolicyNet, ValueNet
 from sansu.ai.workers import Mapper
 
 SAMPLE = 50_000
@@ -38,6 +44,8 @@ class TrainConfig:
     """The settings of a run; a run resumes only with the same ones."""
 
     game: str
+    target: str = "value"
+    """What to train: ``value`` (a value network) or ``policy`` (``max``'s policy network)."""
     seed: int = 0
     generations: int = 2
     games: int = 8_000
@@ -70,10 +78,20 @@ class TrainConfig:
     match_simulations: int = 1_000
     opening: int = 2
     """Uniformly random plies that start each match game."""
+    prior: float = 1.0
+    """A policy run: the weight of the policy's priors in ``max``'s search (PUCT)."""
+    fpu: float = 0.0
+    """A policy run: how far below its parent's mean an unvisited move is taken to be."""
 
     def __post_init__(self) -> None:
         if self.game not in NET_GAMES:
             raise ValueError(f"no value network for {self.game!r} (games: {', '.join(NET_GAMES)})")
+        if self.target not in ("value", "policy"):
+            raise ValueError(f"target must be value or policy, not {self.target!r}")
+        if self.target == "policy" and self.children:
+            raise ValueError("children adds positions without visits: a policy run has none")
+        if self.prior <= 0 or not 0.0 <= self.fpu <= 1.0:
+            raise ValueError("prior must be positive and fpu in [0, 1]")
         for name in ("generations", "games", "simulations", "chunk", "hidden", "epochs", "batch"):
             if getattr(self, name) <= 0:
                 raise ValueError(f"{name} must be positive, not {getattr(self, name)}")
@@ -152,9 +170,28 @@ class Run:
         )
 
     @property
-    def champion(self) -> ValueNet | None:
+    def champion(self) -> Any:
+        """The champion network (a :class:`ValueNet` or :class:`PolicyNet`), or ``None``."""
         path = self.state["champion"]
-        return None if path is None else ValueNet.load(self.dir / path)
+        if path is None:
+            return None
+        return (PolicyNet if self.policy else ValueNet).load(self.dir / path)
+
+    @property
+    def policy(self) -> bool:
+        return self.config.target == "policy"
+
+    def level(self) -> dict[str, Any] | None:
+        """``max``'s search settings, which a policy run's games use; ``None`` otherwise."""
+        if not self.policy:
+            return None
+        from sansu.ai.levels import level_for
+
+        m = level_for(self.config.game, "max")
+        return {
+            "c_uct": m.c_uct, "playout": m.playout, "net": m.net, "net_visits": m.net_visits,
+            "prior": self.config.prior, "fpu": self.config.fpu,
+        }  # fmt: skip
 
     def gen_dir(self, generation: int) -> Path:
         path = self.dir / f"gen-{generation:03d}"
@@ -177,32 +214,34 @@ class Run:
                     "game": c.game, "seed": c.seed * 7919 + generation * 104_729 + first,
                     "count": min(c.chunk, c.games - first), "simulations": c.simulations,
                     "explore": c.explore, "children": c.children, "net": champion, "mix": c.mix,
-                    "c_uct": c.c_uct,
+                    "c_uct": c.c_uct, "level": self.level(),
                 }  # fmt: skip
                 todo.append((path, task))
         for path, data in mapper.map(self_play, todo, f"generation {generation}: self-play"):
             _write_atomic(path, lambda f, d=data: np.savez_compressed(f, **d))
 
     def dataset(self, generation: int) -> tuple[np.ndarray, np.ndarray]:
-        """Features and targets of the last ``window`` generations up to ``generation``."""
+        """Features and targets of the last ``window`` generations up to ``generation``:
+        values, or (a policy run) visit shares."""
         xs, ts = [], []
         q = self.config.q_weight
         for g in range(max(0, generation - self.config.window + 1), generation + 1):
             for path in sorted(self.gen_dir(g).glob("selfplay-*.npz")):
                 with np.load(path) as data:
                     xs.append(data["x"])
-                    ts.append((1.0 - q) * data["z"] + q * data["q"])
+                    ts.append(data["v"] if self.policy else (1.0 - q) * data["z"] + q * data["q"])
         return np.concatenate(xs), np.concatenate(ts).astype(np.float32)
 
-    def fit(self, generation: int, progress: Callable[[Any, int], Any] | None = None) -> ValueNet:
+    def fit(self, generation: int, progress: Callable[[Any, int], Any] | None = None) -> Any:
+        kind = PolicyNet if self.policy else ValueNet
         path = self.gen_dir(generation) / "candidate.npz"
         if path.exists():
-            return ValueNet.load(path)
+            return kind.load(path)
         c = self.config
         seed = c.seed * 7919 + generation
         start = self.champion
         if start is None or start.hidden != c.hidden:
-            start = ValueNet.initial(c.game, c.hidden, seed)
+            start = kind.initial(c.game, c.hidden, seed)
         x, t = self.dataset(generation)
         net = fit(start, x, t, epochs=c.epochs, batch=c.batch, rate=c.learning_rate, seed=seed,
                   progress=progress)  # fmt: skip
@@ -219,7 +258,8 @@ class Run:
         todo = [
             (i, {"game": c.game, "seed": c.seed * 7919 + generation, "index": i,
                  "a": candidate, "b": self.champion, "mix": c.mix, "c_uct": c.c_uct,
-                 "simulations": c.match_simulations, "opening": c.opening})
+                 "simulations": c.match_simulations, "opening": c.opening,
+                 "level": self.level()})
             for i in range(c.match_games)
         ]  # fmt: skip
         scores = [s for _, s in mapper.map(match_game, todo, f"generation {generation}: match")]
@@ -242,7 +282,7 @@ class Run:
 
 
 def fit(
-    net: ValueNet,
+    net: Any,
     x: np.ndarray,
     target: np.ndarray,
     *,
@@ -251,12 +291,14 @@ def fit(
     rate: float,
     seed: int,
     progress: Callable[[Any, int], Any] | None = None,
-) -> ValueNet:
-    """``net`` fitted to ``target`` (values in [-1, 1]) by Adam on the squared error.
+) -> Any:
+    """``net`` fitted by Adam: a :class:`ValueNet` to values in [-1, 1] (squared error),
+    a :class:`PolicyNet` to visit shares (cross-entropy of its odds of the legal moves).
 
     Plain NumPy: a network of one small hidden layer trains in seconds on a
     core, so no deep-learning framework is needed. Returns a new network.
     """
+    gradients = _policy_gradients if isinstance(net, PolicyNet) else _gradients
     rng = np.random.default_rng(seed)
     params = [a.astype(np.float32).copy() for a in net.arrays()]
     moments = [np.zeros_like(p) for p in params]
@@ -272,7 +314,7 @@ def fit(
             order = rng.permutation(n)
         at = (step % per_epoch) * batch
         rows = order[at : at + batch]
-        grads = _gradients(params, x[rows].astype(np.float32), target[rows])
+        grads = gradients(params, x[rows], target[rows])
         done = step + 1
         for p, g, m, v in zip(params, grads, moments, squares, strict=True):
             g = g + decay * p
@@ -281,11 +323,12 @@ def fit(
             v *= beta2
             v += (1 - beta2) * g * g
             p -= rate * (m / (1 - beta1**done)) / (np.sqrt(v / (1 - beta2**done)) + eps)
-    return ValueNet(*params, game=net.game)
+    return type(net)(*params, game=net.game)
 
 
 def _gradients(params: Sequence[np.ndarray], x: np.ndarray, t: np.ndarray) -> list[np.ndarray]:
     w1, b1, w2, b2 = params
+    x = x.astype(np.float32)
     pre = x @ w1 + b1
     h = np.maximum(pre, 0.0)
     y = np.tanh(h @ w2 + b2[0])
@@ -294,8 +337,30 @@ def _gradients(params: Sequence[np.ndarray], x: np.ndarray, t: np.ndarray) -> li
     return [x.T @ dh, dh.sum(axis=0), h.T @ dout, np.array([dout.sum()], np.float32)]
 
 
-def loss(net: ValueNet, x: np.ndarray, target: np.ndarray) -> float:
-    """The mean squared error of ``net`` on ``x``."""
+def _policy_gradients(
+    params: Sequence[np.ndarray], x: np.ndarray, t: np.ndarray
+) -> list[np.ndarray]:
+    odds, h = _policy_forward(params, x)
+    dz = (odds - t) / len(t)
+    dh = (dz @ params[2]) * (h > 0)
+    xf = x.astype(np.float32)
+    return [xf.T @ dh, dh.sum(axis=0), dz.T @ h, dz.sum(axis=0)]
+
+
+def _policy_forward(params: Sequence[np.ndarray], x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    w1, b1, w2, b2 = params
+    h = np.maximum(x.astype(np.float32) @ w1 + b1, 0.0)
+    z = np.where(x[:, LEGAL_AT : LEGAL_AT + MOVES] > 0, h @ w2.T + b2, -np.inf)
+    e = np.exp(z - z.max(axis=1, keepdims=True))
+    return e / e.sum(axis=1, keepdims=True), h
+
+
+def loss(net: Any, x: np.ndarray, target: np.ndarray) -> float:
+    """The mean squared error of a :class:`ValueNet` on ``x``; for a :class:`PolicyNet`, the
+    mean cross-entropy of its odds against the visit shares ``target``."""
+    if isinstance(net, PolicyNet):
+        odds = net.odds(x)
+        return float(-np.mean(np.sum(target * np.log(np.maximum(odds, 1e-12)), axis=1)))
     return float(np.mean((net.predict(x) - target) ** 2))
 
 

@@ -1,4 +1,4 @@
-"""``sansu train GAME``: self-play, fit a value network, promote it if it beats the champion.
+"""``sansu train GAME``: self-play, fit a network, promote it if it beats the champion.
 
 A run lives in a checkpoint directory and resumes from it after an
 interruption (the same command again). Self-play games and match games run
@@ -16,6 +16,9 @@ from dataclasses import fields
 from sansu.cli.main import UsageError
 
 HELP = {
+    "target": "value (a value network) or policy (max's policy network, over max's search)",
+    "prior": "a policy run: weight of the policy's priors in max's search",
+    "fpu": "a policy run: an unvisited move's value below its parent's mean",
     "generations": "generations of self-play, fitting and a match",
     "games": "self-play games per generation",
     "simulations": "simulations per self-play move",
@@ -35,7 +38,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     from sansu.ai.training import TrainConfig
 
     parser = sub.add_parser(
-        "train", help="train the value network of a game by self-play", description=__doc__
+        "train", help="train a game's value or policy network by self-play", description=__doc__
     )
     parser.add_argument("game", metavar="GAME", help="uttt or sansumoku")
     parser.add_argument("--dir", default=None, help="checkpoint directory (default train-GAME)")

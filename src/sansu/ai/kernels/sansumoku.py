@@ -33,6 +33,7 @@ from sansu.ai.kernels.tree import (
     proven_winner,
     reward_of,
     select_child,
+    select_prior,
 )
 from sansu.ai.kernels.uttt import (
     LINE,
@@ -43,7 +44,7 @@ from sansu.ai.kernels.uttt import (
     WINNING,
     local_prior,
 )
-from sansu.ai.kernels.valuenet import MAX_ACTIVE, encode, forward, reward_for
+from sansu.ai.kernels.valuenet import MAX_ACTIVE, encode, forward, reward_for, set_shares
 from sansu.core.sections import CELL_OF_BIT, FULL, PLACES
 
 MARKS0, MARKS1, DIGITS, ROWS, COLS = 0, 9, 18, 99, 108
@@ -333,7 +334,7 @@ def judge(st, w1, b1, w2, b2, moves, active):
 @njit(cache=True)
 def search(
     root, first, count, move, visits, value, proven, mover, meta, sims, c_uct, policy, top, draw,
-    w1, b1, w2, b2, mix, weight,
+    w1, b1, w2, b2, mix, weight, share, pw1, pb1, pw2, pb2, c_prior, fpu,
 ):  # fmt: skip
     """Run up to ``sims`` UCT simulations from ``root`` into the tree; how many were run.
 
@@ -354,6 +355,9 @@ def search(
     group = policy & GROUP
     biased = policy & PRIOR
     active = np.empty(MAX_ACTIVE, dtype=np.int64)
+    cells = np.empty(81, dtype=np.int16)
+    odds = np.empty(81, dtype=np.float32)
+    by_code = np.empty(81, dtype=np.float32)
     done = 0
     for _ in range(sims):
         if proven[top] != UNKNOWN:
@@ -394,7 +398,20 @@ def search(
                 if biased:
                     for c in range(first[node], first[node] + count[node]):
                         value[c] = prior(st, move[c])
-            child = select_child(first, count, visits, value, proven, node, c_uct)
+                if c_prior > 0.0 and count[node] > 1:
+                    k = legal(st, cells)
+                    set_shares(
+                        st, WON, CLOSED, TARGET, TO_MOVE, cells, k, first[node], count[node],
+                        move, share, pw1, pb1, pw2, pb2, active, odds, by_code,
+                    )  # fmt: skip
+                elif c_prior > 0.0:
+                    share[first[node]] = 1.0
+            if c_prior > 0.0:
+                child = select_prior(
+                    first, count, visits, value, proven, mover, share, node, c_uct, c_prior, fpu
+                )
+            else:
+                child = select_child(first, count, visits, value, proven, node, c_uct)
             code = move[child]
             if code >= MAX_MOVES:
                 choose_section(st, code - MAX_MOVES)

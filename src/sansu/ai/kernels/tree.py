@@ -44,6 +44,8 @@ class Tree:
         self.value = np.empty(capacity, dtype=np.float64)
         self.proven = np.empty(capacity, dtype=np.int8)
         self.mover = np.empty(capacity, dtype=np.int8)
+        self.share = np.empty(capacity, dtype=np.float32)
+        """A policy network's prior of each node among its siblings (when the search has one)."""
         self.meta = np.zeros(META_SIZE, dtype=np.uint64)
         self.meta[RNG] = np.uint64(seed_state(seed))
         self.reset()
@@ -158,6 +160,48 @@ def select_child(first, count, visits, value, proven, node, c_uct):
             return i
         inv = INV_SQRT[v] if v < 65536 else 1.0 / math.sqrt(v)
         score = (value[i] * inv + explore) * inv
+        if score > best_score:
+            best_score = score
+            best = i
+    if best < 0:
+        best = start
+    return best
+
+
+@njit(cache=True)
+def select_prior(first, count, visits, value, proven, mover, share, node, c_uct, c_prior, fpu):
+    """PUCT's choice among ``node``'s children, each with its prior ``share``.
+
+    A child's score is its mean reward plus ``c_prior · share · √N / (1 + n)``
+    plus UCT's exploration; an unvisited child's mean is taken to be the
+    parent's, less ``fpu`` (first-play urgency), so a child the policy thinks
+    little of may never be tried.
+    """
+    start = first[node]
+    n = count[node]
+    total = visits[node]
+    root_n = math.sqrt(max(total, 1))
+    explore = c_uct * math.sqrt(math.log(max(total, 1)))
+    if total > 0:
+        q = value[node] / total
+        # Children are the other player's choice, except after a section choice.
+        unvisited = (q if mover[start] == mover[node] else 1.0 - q) - fpu
+    else:
+        unvisited = 0.5 - fpu
+    best = -1
+    best_score = -1.0e300
+    for i in range(start, start + n):
+        p = proven[i]
+        if p == WIN:
+            return i
+        if p == LOSS:
+            continue
+        v = visits[i]
+        if v == 0:
+            score = unvisited + c_prior * share[i] * root_n
+        else:
+            inv = INV_SQRT[v] if v < 65536 else 1.0 / math.sqrt(v)
+            score = value[i] / v + explore * inv + c_prior * share[i] * root_n / (1 + v)
         if score > best_score:
             best_score = score
             best = i

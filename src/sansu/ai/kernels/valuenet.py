@@ -174,6 +174,62 @@ def forward(active, k, w1, b1, w2, b2):
     return np.tanh(out)
 
 
+@njit(cache=True, fastmath=True)
+def priors(active, k, pw1, pb1, pw2, pb2, codes, n, out):
+    """A policy network's odds of the moves ``codes[:n]`` at the features ``active[:k]``,
+    into ``out[:n]`` (they sum to 1).
+
+    ``pw2`` holds one row of weights per move code (``81 × hidden``), so a
+    move's logit reads one contiguous row; only the legal moves' are computed.
+    """
+    hidden = pb1.shape[0]
+    h = pb1.copy()
+    for i in range(k):
+        row = active[i]
+        for j in range(hidden):
+            h[j] += pw1[row, j]
+    for j in range(hidden):
+        h[j] = max(h[j], np.float32(0.0))
+    top = -1.0e30
+    for m in range(n):
+        c = codes[m]
+        z = pb2[c]
+        for j in range(hidden):
+            z += h[j] * pw2[c, j]
+        out[m] = z
+        top = max(top, z)
+    total = 0.0
+    for m in range(n):
+        out[m] = np.exp(out[m] - top)
+        total += out[m]
+    for m in range(n):
+        out[m] /= total
+
+
+@njit(cache=True)
+def set_shares(
+    st, won, closed, target, to_move, cells, n, start, m, move, share, pw1, pb1, pw2, pb2,
+    active, odds, by_code,
+):  # fmt: skip
+    """Give the children ``start … start + m - 1`` of the position ``st`` (whose legal
+    cells are ``cells[:n]``) their shares of a policy network's odds; a section choice
+    (code 81 + section) gets the odds of its cells together."""
+    k = encode(st, won, closed, target, to_move, cells, n, active)
+    priors(active, k, pw1, pb1, pw2, pb2, cells, n, odds)
+    if move[start] >= 81:
+        for s in range(9):
+            by_code[s] = 0.0
+        for i in range(n):
+            by_code[cells[i] // 9] += odds[i]
+        for c in range(start, start + m):
+            share[c] = by_code[move[c] - 81]
+        return
+    for i in range(n):
+        by_code[cells[i]] = odds[i]
+    for c in range(start, start + m):
+        share[c] = by_code[move[c]]
+
+
 @njit(cache=True)
 def reward_for(player, value):
     """Player 0's expected reward in [0, 1] from ``value`` in [-1, 1] for ``player``."""
