@@ -249,9 +249,9 @@ def test_a_tiny_policy_run_end_to_end(tmp_path) -> None:
 
 def test_only_uttts_max_uses_the_shipped_policy_network() -> None:
     import sansu
+    from sansu.ai.arena import make_player
     from sansu.ai.levels import LEVELS, level_for
     from sansu.ai.network import shipped_policy
-    from sansu.ai.arena import make_player
 
     using = {
         (g, name) for g in ("uttt", "sansumoku") for name in LEVELS if level_for(g, name).prior

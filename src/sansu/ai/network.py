@@ -157,17 +157,18 @@ class PolicyNet:
     def arrays(self) -> tuple[np.ndarray, ...]:
         return self.w1, self.b1, self.w2, self.b2
 
-    def logits(self, x: np.ndarray) -> np.ndarray:
-        """Every move's logit at the dense feature rows ``x``, illegal ones ``-inf``."""
+    def forward(self, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The odds of every move at the dense feature rows ``x`` (0 for illegal ones), and
+        the hidden layer (which fitting needs)."""
         h = np.maximum(x.astype(np.float32) @ self.w1 + self.b1, 0.0)
-        z = h @ self.w2.T + self.b2
-        return np.where(x[:, LEGAL_AT : LEGAL_AT + MOVES] > 0, z, -np.inf)
+        legal = x[:, LEGAL_AT : LEGAL_AT + MOVES] > 0
+        z = np.where(legal, h @ self.w2.T + self.b2, -np.inf)
+        e = np.exp(z - z.max(axis=1, keepdims=True))
+        return e / e.sum(axis=1, keepdims=True), h
 
     def odds(self, x: np.ndarray) -> np.ndarray:
         """The odds of every move at the dense feature rows ``x`` (0 for illegal ones)."""
-        z = self.logits(x)
-        e = np.exp(z - z.max(axis=1, keepdims=True))
-        return e / e.sum(axis=1, keepdims=True)
+        return self.forward(x)[0]
 
     def save(self, target: str | Path | BinaryIO) -> None:
         """Write the weights to a path or an open binary file."""

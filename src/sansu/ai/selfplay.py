@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from sansu.ai.network import ValueNet
+from sansu.ai.network import PolicyNet, ValueNet
 
 SEARCH_POLICY = {"uttt": 6, "sansumoku": 1}
 """The playout policy of the shipped levels from ``medium`` up (see :mod:`sansu.ai.levels`)."""
@@ -60,7 +60,7 @@ def feature_symmetries() -> np.ndarray:
 
 def searcher(
     game_id: str,
-    net: ValueNet | None,
+    net: ValueNet | PolicyNet | None,
     mix: float,
     c_uct: float = C_UCT,
     level: dict[str, Any] | None = None,

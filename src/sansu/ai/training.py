@@ -31,8 +31,7 @@ from typing import Any
 import numpy as np
 
 from sansu.ai.arena import elo, wilson
-from sansu.ai.kernels.valuenet import LEGAL_AT
-from sansu.ai.network import MOVES, NET_GAMES, PolicyNet, ValueNet
+from sansu.ai.network import NET_GAMES, PolicyNet, ValueNet
 from sansu.ai.workers import Mapper
 
 SAMPLE = 50_000
@@ -340,19 +339,11 @@ def _gradients(params: Sequence[np.ndarray], x: np.ndarray, t: np.ndarray) -> li
 def _policy_gradients(
     params: Sequence[np.ndarray], x: np.ndarray, t: np.ndarray
 ) -> list[np.ndarray]:
-    odds, h = _policy_forward(params, x)
+    odds, h = PolicyNet(*params).forward(x)
     dz = (odds - t) / len(t)
     dh = (dz @ params[2]) * (h > 0)
     xf = x.astype(np.float32)
     return [xf.T @ dh, dh.sum(axis=0), dz.T @ h, dz.sum(axis=0)]
-
-
-def _policy_forward(params: Sequence[np.ndarray], x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    w1, b1, w2, b2 = params
-    h = np.maximum(x.astype(np.float32) @ w1 + b1, 0.0)
-    z = np.where(x[:, LEGAL_AT : LEGAL_AT + MOVES] > 0, h @ w2.T + b2, -np.inf)
-    e = np.exp(z - z.max(axis=1, keepdims=True))
-    return e / e.sum(axis=1, keepdims=True), h
 
 
 def loss(net: Any, x: np.ndarray, target: np.ndarray) -> float:
