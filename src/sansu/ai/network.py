@@ -101,18 +101,19 @@ def shipped(game_id: str) -> Any:
         from sansu.ai import thirtyfive_eval
 
         return thirtyfive_eval.shipped()
-    return _shipped_network(game_id)
+    return _shipped_file(f"{game_id}.npz", game_id, ValueNet)
 
 
 @cache
-def _shipped_network(game_id: str) -> ValueNet | None:
+def _shipped_file(name: str, game_id: str, kind: Any) -> Any:
+    """``kind`` loaded from the package's ``weights/name``; ``None`` if none ships."""
     if game_id not in NET_GAMES:
         return None
-    ref = resources.files("sansu.ai") / "weights" / f"{game_id}.npz"
+    ref = resources.files("sansu.ai") / "weights" / name
     if not ref.is_file():
         return None
     with resources.as_file(ref) as path:
-        return ValueNet.load(path)
+        return kind.load(path)
 
 
 NO_NET = (
@@ -203,19 +204,11 @@ class PolicyNet:
 
 
 def shipped_policy(game_id: str) -> PolicyNet | None:
-    """The policy network shipped for ``game_id`` (``GAME-policy.npz``), or ``None``."""
-    return _shipped_policy(game_id)
+    """The policy network shipped for ``game_id`` (``GAME-policy.npz``), or ``None``.
 
-
-@cache
-def _shipped_policy(game_id: str) -> PolicyNet | None:
-    if game_id not in NET_GAMES:
-        return None
-    ref = resources.files("sansu.ai") / "weights" / f"{game_id}-policy.npz"
-    if not ref.is_file():
-        return None
-    with resources.as_file(ref) as path:
-        return PolicyNet.load(path)
+    Read once per process: callers must not change its arrays.
+    """
+    return _shipped_file(f"{game_id}-policy.npz", game_id, PolicyNet)
 
 
 NO_POLICY = (
