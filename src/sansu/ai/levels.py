@@ -101,7 +101,8 @@ one move to the next. Against OpenSpiel's bot (40 games each, 200 ms a move) the
 ``max`` from 80% (plain playouts) to 88% (split free moves) and 91–94% (kept tree);
 ``c_uct`` 0.3 scored 62%, 0.8 85% and 1.1 88%. Over 600 games (three runs of 200,
 ``benchmarks/ai_bench.py --only openspiel``) ``max`` scored 91.5%, 89.5–92.5% per run; with
-the faster playouts of issue 21, 95.2% (91.4–97.4%) over 200. The kernel's priors (+ 8) and
+the faster playouts of issue 21, 95.2% (91.4–97.4%) over 200; with the network and the
+policy priors, 93.2% (88.9–96.0%) over 200. The kernel's priors (+ 8) and
 section wins in playouts (+ 32) scored 45.0% and 43.8% against ``max0``: not used.
 
 ``max`` also chooses among a node's children by PUCT on the shipped policy network's odds
