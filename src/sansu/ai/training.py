@@ -205,6 +205,7 @@ class Run:
         c = self.config
         out = self.gen_dir(generation)
         champion = self.champion
+        level = self.level()
         todo = []
         for first in range(0, c.games, c.chunk):
             path = out / f"selfplay-{first:05d}.npz"
@@ -213,7 +214,7 @@ class Run:
                     "game": c.game, "seed": c.seed * 7919 + generation * 104_729 + first,
                     "count": min(c.chunk, c.games - first), "simulations": c.simulations,
                     "explore": c.explore, "children": c.children, "net": champion, "mix": c.mix,
-                    "c_uct": c.c_uct, "level": self.level(),
+                    "c_uct": c.c_uct, "level": level,
                 }  # fmt: skip
                 todo.append((path, task))
         for path, data in mapper.map(self_play, todo, f"generation {generation}: self-play"):
@@ -254,11 +255,11 @@ class Run:
         if path.exists():
             return MatchReport(**json.loads(path.read_text()))
         c = self.config
+        champion, level = self.champion, self.level()
         todo = [
             (i, {"game": c.game, "seed": c.seed * 7919 + generation, "index": i,
-                 "a": candidate, "b": self.champion, "mix": c.mix, "c_uct": c.c_uct,
-                 "simulations": c.match_simulations, "opening": c.opening,
-                 "level": self.level()})
+                 "a": candidate, "b": champion, "mix": c.mix, "c_uct": c.c_uct,
+                 "simulations": c.match_simulations, "opening": c.opening, "level": level})
             for i in range(c.match_games)
         ]  # fmt: skip
         scores = [s for _, s in mapper.map(match_game, todo, f"generation {generation}: match")]
