@@ -72,7 +72,8 @@ def test_the_root_children_get_the_networks_odds_as_numpy_computes_them(game_id)
             continue
         x = dense(active, k.features(k.from_state(state), active))[None, :]
         odds = net.odds(x)[0]
-        assert np.allclose(shares, odds[codes], atol=1e-5)
+        # The search reads the first layer as int16 (network.kernel_weights): near, not equal.
+        assert np.allclose(shares, odds[codes], atol=1e-4)
         assert shares.sum() == pytest.approx(1.0, abs=1e-5)
         assert np.all(odds[x[0, LEGAL_AT : LEGAL_AT + MOVES] == 0] == 0)
         checked += 1
@@ -108,7 +109,7 @@ def section_choices(state, net: PolicyNet) -> int:
         for c in kids:
             section = int(tree.move[c]) - MOVES
             want = odds[9 * section : 9 * section + 9].sum()
-            assert tree.share[c] == pytest.approx(want, abs=1e-5)
+            assert tree.share[c] == pytest.approx(want, abs=1e-4)
         found += 1
         if found == 2:
             break

@@ -74,6 +74,40 @@ def test_compiled_inference_equals_the_numpy_forward_pass(seed, hidden) -> None:
         assert abs(got - value) < 1e-5
 
 
+@settings(max_examples=30, deadline=None)
+@given(st.integers(0, 10_000), st.sampled_from([1, 8, 32]), st.floats(0.05, 20.0))
+def test_the_searchs_int16_first_layer_is_within_half_a_step_a_weight(seed, hidden, size) -> None:
+    net = ValueNet.initial("uttt", hidden, seed)
+    rng = np.random.default_rng(seed)
+    net.w1 *= np.float32(size)
+    net.b1 += rng.normal(0, 0.3, hidden).astype(np.float32)
+    net.b2[0] = np.float32(rng.normal(0, 0.3))
+    w1, b1, w2, b2 = net.kernel_arrays()
+    assert w1.dtype == np.int16 and b1.dtype == np.int32
+    scale = float(net.w2[0] / w2[0])  # a power of two: the division is exact
+    assert max(np.abs(w1).max(), np.abs(b1).max()) > 16383  # the largest scale int16 allows
+    x = (rng.random((20, N_FEATURES)) < 0.2).astype(np.uint8)
+    for row, value in zip(x, net.predict(x), strict=True):
+        active = np.flatnonzero(row).astype(np.int64)
+        got = forward(active, active.size, w1, b1, w2, b2)
+        # Each of the k + 1 terms of a hidden unit moves by at most half a step.
+        bound = (active.size + 1) * 0.5 / scale * np.abs(net.w2).sum() + 1e-5
+        assert abs(got - value) <= bound
+
+
+def test_the_shipped_networks_int16_layer_changes_values_by_under_a_thousandth() -> None:
+    for game_id, k in KERNELS.items():
+        net = shipped(game_id)
+        compiled = net.kernel_arrays()
+        active = np.empty(MAX_ACTIVE, dtype=np.int64)
+        worst = 0.0
+        for _, array in random_positions(game_id, 10, seed=3):
+            n = k.features(array, active)
+            exact = net.predict(dense(active, n)[None, :])[0]
+            worst = max(worst, abs(forward(active, n, *compiled) - exact))
+        assert worst < 1e-3
+
+
 @pytest.mark.parametrize("game_id", sorted(KERNELS))
 @pytest.mark.parametrize("mix", [0.5, 1.0])
 def test_a_search_with_the_network_is_reproducible_and_legal(game_id, mix) -> None:

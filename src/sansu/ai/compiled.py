@@ -89,10 +89,10 @@ def net_arguments(
     if net is None or (mix <= 0.0 and visits <= 0):
         values: tuple[Any, ...] = (*NO_NET, 0.0, 0)
     else:
-        values = (*net.arrays(), float(mix), int(visits))
+        values = (*net.kernel_arrays(), float(mix), int(visits))
     if policy_net is None or c_prior <= 0.0 or share is None:
         return (*values, np.empty(1, np.float32), *NO_POLICY, 0.0, 0.0)
-    return (*values, share, *policy_net.arrays(), float(c_prior), float(fpu))
+    return (*values, share, *policy_net.kernel_arrays(), float(c_prior), float(fpu))
 
 
 def same_position(k: ModuleType, a: np.ndarray, b: np.ndarray) -> bool:

@@ -34,7 +34,15 @@ from sansu.ai.kernels.tree import (
     select_child,
     select_prior,
 )
-from sansu.ai.kernels.valuenet import MAX_ACTIVE, encode, forward, reward_for, set_shares
+from sansu.ai.kernels.valuenet import (
+    COMPLETING,
+    LOW,
+    MAX_ACTIVE,
+    encode,
+    forward,
+    reward_for,
+    set_shares,
+)
 from sansu.core.sections import CELL_OF_BIT, FULL, HAS_LINE, PLACES
 
 MARKS0, MARKS1, WON, CLOSED, TARGET, TO_MOVE, RESULT = 0, 9, 18, 20, 21, 22, 23
@@ -47,7 +55,6 @@ DRAWN = 2
 
 LINE = np.array(HAS_LINE, dtype=np.int8)
 POP = np.array([bin(m).count("1") for m in range(512)], dtype=np.int64)
-LOW = np.array([(m & -m).bit_length() - 1 for m in range(512)], dtype=np.int64)
 NTH = np.array(
     [[p for p in range(9) if m >> p & 1][k] if k < bin(m).count("1") else -1
      for m in range(512) for k in range(16)],
@@ -55,10 +62,7 @@ NTH = np.array(
 )  # fmt: skip
 """``NTH[16 * mask + k]``: the position of the ``k``-th set bit of a 9-bit ``mask`` (from 0),
 so that a playout picks a random empty cell by one look-up instead of a loop."""
-WINNING = np.array(
-    [sum(1 << p for p in range(9) if not m >> p & 1 and HAS_LINE[m | 1 << p]) for m in range(512)],
-    dtype=np.int64,
-)
+WINNING = COMPLETING
 """``WINNING[mine]``: the positions that would complete a line of ``mine``."""
 NEAR = WINNING
 """``NEAR[won]``: the sections whose winning would complete a line of sections ``won``

@@ -8,7 +8,9 @@ that an evaluation costs about one random playout, which is what it replaces
 (or is mixed with) at a leaf of the search.
 
 Most features are zero, so the first layer adds up the rows of the active
-ones only (the idea of NNUE's accumulator, without incremental updates).
+ones only (the idea of NNUE's accumulator, without incremental updates), and
+in the search those rows are int16 (NNUE's quantised first layer), half the
+bytes to read.
 
 Feature layout (cells in the kernels' bit order ``9 * section + position``):
 
@@ -68,6 +70,9 @@ COMPLETING = np.array(
     dtype=np.int64,
 )
 """``COMPLETING[marks]``: the positions that would complete a line of ``marks`` (9 bits)."""
+LOW = np.array([(m & -m).bit_length() - 1 for m in range(512)], dtype=np.int64)
+"""``LOW[marks]``: the lowest position set in the 9-bit ``marks`` (−1 for none); the kernels'
+table too."""
 OPEN_LINE = np.array([any(lm & m == 0 for lm in LINE_MASKS) for m in range(512)], dtype=np.bool_)
 """``OPEN_LINE[theirs]``: whether some line holds none of the 9-bit ``theirs``."""
 
@@ -84,14 +89,12 @@ def encode(st, won, closed_slot, target_slot, to_move_slot, moves, n, active):
     k = 0
     for s in range(9):
         mine = st[9 * me + s]
-        theirs = st[9 * (1 - me) + s]
-        for p in range(9):
-            if mine >> p & 1:
-                active[k] = MINE + 9 * s + p
-                k += 1
-            elif theirs >> p & 1:
-                active[k] = THEIRS + 9 * s + p
-                k += 1
+        marked = mine | st[9 * (1 - me) + s]
+        while marked:  # the marked cells only, lowest first (a fifth of the time of all 81)
+            p = LOW[marked]
+            active[k] = (MINE if mine >> p & 1 else THEIRS) + 9 * s + p
+            k += 1
+            marked &= marked - 1
     closed = st[closed_slot]
     for s in range(9):
         if st[won + me] >> s & 1:
@@ -160,7 +163,9 @@ def forward(active, k, w1, b1, w2, b2):
     """The network's value in [-1, 1] of the features ``active[:k]`` (for the player to move).
 
     ``fastmath`` lets the compiler vectorise the output's sum (in any order; the
-    result differs from NumPy's by rounding only): a fifth off the evaluation.
+    result differs from NumPy's by rounding only): a fifth off the evaluation. The
+    first layer may be float32 or, as the search passes it, int16 weights and int32
+    biases at a scale that ``w2`` undoes (:func:`sansu.ai.network.kernel_weights`).
     """
     hidden = b1.shape[0]
     h = b1.copy()
@@ -170,7 +175,7 @@ def forward(active, k, w1, b1, w2, b2):
             h[j] += w1[row, j]
     out = b2[0]
     for j in range(hidden):
-        out += max(h[j], np.float32(0.0)) * w2[j]
+        out += max(np.float32(h[j]), np.float32(0.0)) * w2[j]
     return np.tanh(out)
 
 
@@ -188,14 +193,12 @@ def priors(active, k, pw1, pb1, pw2, pb2, codes, n, out):
         row = active[i]
         for j in range(hidden):
             h[j] += pw1[row, j]
-    for j in range(hidden):
-        h[j] = max(h[j], np.float32(0.0))
     top = -1.0e30
     for m in range(n):
         c = codes[m]
         z = pb2[c]
         for j in range(hidden):
-            z += h[j] * pw2[c, j]
+            z += max(np.float32(h[j]), np.float32(0.0)) * pw2[c, j]
         out[m] = z
         top = max(top, z)
     total = 0.0
