@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import hashlib
+import json
 import sqlite3
+import time
 from pathlib import Path
+from typing import Any
 
 import httpx
 
@@ -204,6 +207,45 @@ def test_reconnecting_event_stream_lists_games_and_open_challenges(server: Threa
         assert start["game"]["opponent"]["name"] == "alpha"
         assert next(stream)["challenge"]["id"] == pending["id"]
     assert httpx.get(f"{server.url}/api/bots").json()["bots"][0]["bot"] is True
+
+
+def test_a_game_started_while_a_stream_opens_is_announced_once(server: ThreadServer) -> None:
+    """The stream listens before it reads what it opens with: a game that starts
+    in between (the challenge accepted just then) reaches it, and only once."""
+    alpha, beta = bot(server.url, "alpha"), bot(server.url, "beta")
+    challenges = server.app.state.challenges
+    pending = alpha.api.post("/api/challenge/beta", json={"game": "uttt"}).json()
+    reading = challenges.open_events
+
+    async def accepted_meanwhile(user: Any) -> list[dict[str, Any]]:
+        await challenges.accept(user, pending["id"])
+        return await reading(user)
+
+    challenges.open_events = accepted_meanwhile
+    try:
+        with beta.api.stream("GET", "/api/bot/stream/events") as r:
+            stream = r.iter_lines()
+            seen = []
+            deadline = time.monotonic() + 60
+
+            def read_up_to(challenge: dict[str, Any]) -> None:
+                for line in stream:  # keep-alives at least every 7 s: the deadline is read
+                    assert time.monotonic() < deadline, f"no challenge {challenge['id']}: {seen}"
+                    if not line.strip():
+                        continue
+                    seen.append(event := json.loads(line))
+                    if event["type"] == "challenge" and event["challenge"]["id"] == challenge["id"]:
+                        return
+
+            # Whatever was sent before a challenge arrives before it.
+            read_up_to(beta.api.post("/api/challenge/alpha", json={"game": "sansumoku"}).json())
+            read_up_to(beta.api.post("/api/challenge/alpha", json={"game": "thirtyfive"}).json())
+    finally:
+        challenges.open_events = reading
+    starts = [e["game"] for e in seen if e["type"] == "gameStart"]
+    assert len(starts) == 1 and starts[0]["opponent"]["name"] == "alpha"
+    offers = [e["challenge"]["id"] for e in seen if e["type"] == "challenge"]
+    assert len(offers) == len(set(offers)) == 2
 
 
 def test_challenges_are_rate_limited_per_account(server: ThreadServer) -> None:

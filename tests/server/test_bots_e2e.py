@@ -44,14 +44,20 @@ def stop_all(processes: list[subprocess.Popen[bytes]], server: Server) -> None:
     server.stop()
 
 
-def wait_for(what: str, check, seconds: float = 120):  # type: ignore[no-untyped-def]
+def wait_for(what: str, check, seconds: float = 120, logs: Path | None = None):  # type: ignore[no-untyped-def]
+    """What ``check()`` returns once it is true; on timing out, the ends of the logs
+    in ``logs`` say why."""
     end = time.monotonic() + seconds
     while time.monotonic() < end:
         found = check()
         if found:
             return found
         time.sleep(0.2)
-    raise AssertionError(f"timed out waiting for {what}")
+    told = "".join(
+        f"\n--- {log.name}:\n{log.read_text(errors='replace')[-3000:]}"
+        for log in (sorted(logs.glob("*.log")) if logs is not None else [])
+    )
+    raise AssertionError(f"timed out waiting for {what}{told}")
 
 
 def test_two_bots_play_through_a_challenge_and_survive_a_server_restart(tmp_path: Path) -> None:
@@ -79,7 +85,7 @@ def test_two_bots_play_through_a_challenge_and_survive_a_server_restart(tmp_path
             found = httpx.get(f"{server.url}/api/challenges/{refused['id']}", headers=alpha).json()
             return found if found["status"] != "open" else None
 
-        declined = wait_for("the sansumoku challenge declined", answered, 30)
+        declined = wait_for("the sansumoku challenge declined", answered, 30, logs=tmp_path)
         assert declined["status"] == "declined" and declined["reason"] == "this bot plays uttt"
         bots.append(
             bridge(
@@ -99,7 +105,7 @@ def test_two_bots_play_through_a_challenge_and_survive_a_server_restart(tmp_path
             games = [g for g in listed["games"] if g["ply"] >= 4]
             return games[0] if games else None
 
-        game = wait_for("the game to get going", game_going)
+        game = wait_for("the game to get going", game_going, logs=tmp_path)
         server.stop()  # mid-game: the bridges lose their streams and retry
         time.sleep(1)
         server.start()

@@ -135,8 +135,10 @@ def build_bot_router(
         user = await bot(request)
         if streams.closing:
             raise ApiError(503, "shutting_down", "the server is stopping; reconnect shortly")
-        first = await _playing(user)
-        first += await challenges.open_events(user)
+
+        async def first() -> list[dict[str, Any]]:
+            return await _playing(user) + await challenges.open_events(user)
+
         return _stream(streams.stream(user.id, first))
 
     async def _playing(user: User) -> list[dict[str, Any]]:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import asyncio
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Callable, Iterable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
 from sansu.server.live import LiveGame, dumps
@@ -83,14 +83,32 @@ class EventStreams:
                 user_id, {"type": "gameFinish", "game": {**finished_game(live), "you": seats}}
             )
 
-    async def stream(self, user_id: int, first: Iterable[dict[str, Any]]) -> AsyncIterator[bytes]:
-        """The account's events as ND-JSON lines, ``first`` before any new one."""
+    async def stream(
+        self, user_id: int, first: Callable[[], Awaitable[list[dict[str, Any]]]]
+    ) -> AsyncIterator[bytes]:
+        """The account's events as ND-JSON lines: what ``first()`` reads (the games
+        being played, the open challenges), then every new event.
+
+        The stream listens before ``first()`` reads, so that an event sent while it
+        reads (a game starting just then) is not lost; one the reading already holds
+        is not sent twice.
+        """
         queue: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
         self.queues.setdefault(user_id, set()).add(queue)
         try:
-            for event in first:
+            opening = await first()
+            for event in opening:
                 yield (dumps(event) + "\n").encode()
-            async for line in lines(queue, self):
+            sent = {key for key in map(_key, opening) if key is not None}
+
+            def already_sent(event: dict[str, Any] | str) -> bool:
+                key = _key(event)
+                if key in sent:
+                    sent.discard(key)
+                    return True
+                return False
+
+            async for line in lines(queue, self, skip=already_sent):
                 yield line
         finally:
             queues = self.queues.get(user_id)
@@ -100,14 +118,28 @@ class EventStreams:
                     del self.queues[user_id]
 
 
+def _key(event: dict[str, Any] | str) -> tuple[str, str] | None:
+    """What makes an event of the stream's opening the same as a queued one."""
+    if not isinstance(event, dict):
+        return None
+    kind = event.get("type")
+    if kind == "gameStart":
+        return kind, event["game"]["id"]
+    if kind == "challenge":
+        return kind, event["challenge"]["id"]
+    return None
+
+
 async def lines(
     queue: asyncio.Queue[Any],
     streams: EventStreams,
     *,
     last: Callable[[str], bool] | None = None,
+    skip: Callable[[dict[str, Any] | str], bool] | None = None,
 ) -> AsyncIterator[bytes]:
-    """ND-JSON lines of what comes on ``queue`` (dicts or JSON text), with keep-alives,
-    until ``None`` comes, the server stops, or a line for which ``last`` is true was sent."""
+    """ND-JSON lines of what comes on ``queue`` (dicts or JSON text), but those for
+    which ``skip`` is true, with keep-alives, until ``None`` comes, the server
+    stops, or a line for which ``last`` is true was sent."""
     quiet = 0.0
     while True:
         if streams.closing and queue.empty():
@@ -124,6 +156,8 @@ async def lines(
         quiet = 0.0
         if item is None:
             return
+        if skip is not None and skip(item):
+            continue
         text = item if isinstance(item, str) else dumps(item)
         yield (text + "\n").encode()
         if item is SHUTDOWN:
