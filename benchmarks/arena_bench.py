@@ -32,7 +32,7 @@ import time
 from pathlib import Path
 
 import httpx
-from server_bench import (  # a sibling: benchmarks/
+from bench_processes import (  # a sibling: benchmarks/
     children_cpu,
     cpu_seconds,
     free_port,
