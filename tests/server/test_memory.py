@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+import asyncio
 import time
 from pathlib import Path
+from typing import Any
 
+import pytest
+
+from sansu.server import seating
 from sansu.server.ratelimit import RateLimits
 from tests.server.conftest import Api, bearer, make_client
 
@@ -31,6 +36,38 @@ def test_an_evicted_game_resumes_with_its_moves_and_clocks(api: Api) -> None:
     assert clock_after["remaining"][0] == clock_before["remaining"][0]
     r = api.move(gid, tokens[1], "r4c5", state)  # play goes on where it stood
     assert r.status_code == 200, r.text
+
+
+def test_a_game_read_while_it_is_being_created_is_the_one_in_memory(
+    api: Api, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Its row is in the store a moment before memory holds it: a reader that finds it
+    then (a bot's event stream listing its games) must get the same game, not a copy
+    loaded from the store that the second seat, taken next, would never reach."""
+    service = api.client.app.state.service
+    rounds, store = service.rounds, service.store
+    monkeypatch.setattr(seating, "new_id", lambda: "racegame1")
+    written = store.write
+    readers: list[asyncio.Task[Any]] = []
+
+    async def write_then_read(job: Any) -> Any:
+        done = await written(job)
+        if not readers:  # the row is stored; memory does not hold the game yet
+            readers.append(asyncio.create_task(rounds.get("racegame1")))
+            await asyncio.sleep(0.2)  # the reader's load runs meanwhile
+        return done
+
+    monkeypatch.setattr(store, "write", write_then_read)
+
+    async def create_and_join() -> tuple[Any, Any]:
+        live, _ = await service.create("uttt", take=[0])
+        await service.join(live.id, seat=1, name="second")
+        return live, await readers[0]
+
+    live, read = api.client.portal.call(create_and_join)
+    assert read is live and service.games["racegame1"] is live
+    assert live.ready
+    assert api.client.get("/api/games/racegame1").json()["seats"][1]["name"] == "second"
 
 
 def test_an_evicted_game_still_loses_on_time(api: Api) -> None:

@@ -215,7 +215,8 @@ class Bridge:
         )
         who = challenge["challenger"]["name"]
         if r.status_code == 200:
-            log.info("%sed the challenge of %s%s", answer, who, f" ({reason})" if reason else "")
+            done = {"accept": "accepted", "decline": "declined"}[answer]
+            log.info("%s the challenge of %s%s", done, who, f" ({reason})" if reason else "")
         else:
             log.warning("could not %s the challenge of %s: %s", answer, who, r.text[:200])
 

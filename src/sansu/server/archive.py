@@ -228,7 +228,6 @@ class Archive:
             finished_at=now,
         )
         await self.rounds.insert(live)
-        self.rounds.games[live.id] = live
         return live
 
     async def position(self, live: LiveGame, ply: int) -> dict[str, Any]:

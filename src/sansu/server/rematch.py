@@ -59,8 +59,11 @@ class Rematches:
                 live.rematch_id = new.id
 
             change.apply.append(apply)
-            await self.rounds.commit(change, row={"rematch_offers": offers, "rematch_id": new.id})
-            self.rounds.add(new)
+            async with self.rounds.creating(new):
+                await self.rounds.commit(
+                    change, row={"rematch_offers": offers, "rematch_id": new.id}
+                )
+            self.rounds.changed(new)
             return live
 
     @staticmethod

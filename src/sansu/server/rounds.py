@@ -16,9 +16,10 @@ Other domains (clocks, computer turns) follow every change through
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import AsyncIterator, Callable, Mapping
 from typing import Any, Protocol
 
 from sqlalchemy import Connection, insert, select
@@ -115,10 +116,27 @@ class Rounds:
 
     # -- memory ------------------------------------------------------------------------
 
-    def add(self, live: LiveGame) -> None:
-        """A new game (already stored) enters memory."""
-        self.games[live.id] = live
-        self.changed(live)
+    @contextlib.asynccontextmanager
+    async def creating(self, live: LiveGame) -> AsyncIterator[None]:
+        """The block stores the new game ``live``; it then enters memory.
+
+        Its row is visible in the store before memory holds it: a reader that
+        finds it there meanwhile (a bot's stream listing its games) waits for
+        this very object rather than loading a copy that would miss what is
+        done to this one next (the second seat taken)."""
+        future: asyncio.Future[LiveGame] = asyncio.get_running_loop().create_future()
+        self._loading[live.id] = future
+        try:
+            yield
+        except BaseException as error:
+            future.set_exception(error)
+            future.exception()  # retrieved: the waiters re-raise it themselves
+            raise
+        else:
+            self.games[live.id] = live
+            future.set_result(live)
+        finally:
+            del self._loading[live.id]
 
     def _evictable(self, live: LiveGame) -> bool:
         return not (
@@ -169,8 +187,8 @@ class Rounds:
         future: asyncio.Future[LiveGame] = asyncio.get_running_loop().create_future()
         self._loading[game_id] = future
         try:
-            live = await asyncio.to_thread(self._load, game_id)
-            self.games[game_id] = live
+            loaded = await asyncio.to_thread(self._load, game_id)
+            live = self.games.setdefault(game_id, loaded)  # never over one in use
             future.set_result(live)
         except BaseException as error:
             future.set_exception(error)
@@ -239,11 +257,12 @@ class Rounds:
         )
 
     async def insert(self, live: LiveGame) -> None:
-        """Stores a new game (refused with 503 if the store cannot)."""
-        try:
-            await self.store.write(lambda c: insert_game(c, live))
-        except StoreError as error:
-            raise ApiError(503, "store_unavailable", str(error)) from None
+        """Stores a new game and puts it in memory (refused with 503 if the store cannot)."""
+        async with self.creating(live):
+            try:
+                await self.store.write(lambda c: insert_game(c, live))
+            except StoreError as error:
+                raise ApiError(503, "store_unavailable", str(error)) from None
 
     # -- committing --------------------------------------------------------------------
 

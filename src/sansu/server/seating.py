@@ -176,7 +176,7 @@ class Seating:
         if live.ready:
             start_clocks(live.clock, live.state, now)
         await self.rounds.insert(live)
-        self.rounds.add(live)
+        self.rounds.changed(live)
         return live, token
 
     async def join(
