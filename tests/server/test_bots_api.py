@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import json
 import sqlite3
@@ -246,6 +247,41 @@ def test_a_game_started_while_a_stream_opens_is_announced_once(server: ThreadSer
     assert len(starts) == 1 and starts[0]["opponent"]["name"] == "alpha"
     offers = [e["challenge"]["id"] for e in seen if e["type"] == "challenge"]
     assert len(offers) == len(set(offers)) == 2
+
+
+def test_a_game_listed_before_its_second_seat_is_taken_names_the_opponent(
+    server: ThreadServer,
+) -> None:
+    """A stream that opens while an accept is still seating the second player lists
+    the game with the right opponent (the challenge's), not the bot itself."""
+    alpha, beta = bot(server.url, "alpha"), bot(server.url, "beta")
+    seating = server.app.state.challenges.seating
+    join = seating.join
+    pending = alpha.api.post("/api/challenge/beta", json={"game": "uttt"}).json()
+    listed: list[dict[str, Any]] = []
+
+    def first_game_start() -> dict[str, Any]:
+        deadline = time.monotonic() + 30
+        with alpha.api.stream("GET", "/api/bot/stream/events") as r:
+            for line in r.iter_lines():  # the opening comes at once
+                assert time.monotonic() < deadline, "no gameStart in the stream's opening"
+                if line.strip() and (event := json.loads(line))["type"] == "gameStart":
+                    return event
+        raise AssertionError("the stream ended")
+
+    async def listed_then_join(*args: Any, **kwargs: Any) -> Any:
+        listed.append(await asyncio.to_thread(first_game_start))
+        return await join(*args, **kwargs)
+
+    seating.join = listed_then_join
+    try:
+        r = beta.api.post(f"/api/bot/challenge/{pending['id']}/accept")
+    finally:
+        del seating.join
+    assert r.status_code == 200, r.text
+    game = listed[0]["game"]
+    assert game["id"] == r.json()["game_id"] and game["challenge"] == pending["id"]
+    assert game["opponent"]["name"] == "beta" and len(game["you"]) == 1
 
 
 def test_challenges_are_rate_limited_per_account(server: ThreadServer) -> None:

@@ -155,8 +155,8 @@ def build_bot_router(
         for game_id in await store.read(read):
             live = await service.get(game_id)
             others = {s.user_id for s in live.seats if s.user_id not in (None, user.id)}
-            opponent = None
-            if others:
+            opponent = challenges.opponent_in(live.meta.get("challenge"), user)
+            if others and opponent is None:
                 opponent_id = min(others)
                 opponent = await store.read(lambda c: get_user(c, opponent_id))  # noqa: B023
             out.append(game_start(live, user, opponent or user, live.meta.get("challenge")))

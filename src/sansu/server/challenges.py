@@ -234,6 +234,16 @@ class Challenges:
             raise ApiError(404, "no_challenge", f"no open challenge {challenge_id[:20]!r}")
         return challenge
 
+    def opponent_in(self, challenge_id: str | None, user: User) -> User | None:
+        """The other account of a challenge held here that ``user`` is in, else ``None``:
+        a game's opponent before their seat is taken (the accept still seating them)."""
+        challenge = self.by_id.get(challenge_id) if challenge_id else None
+        if challenge is None:
+            return None
+        if challenge.challenger.id == user.id:
+            return challenge.dest
+        return challenge.challenger if challenge.dest.id == user.id else None
+
     def of(self, user: User) -> list[Challenge]:
         """The open challenges made by or to ``user``."""
         self._expire()
