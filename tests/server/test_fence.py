@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+from typing import Any
 
 import pytest
 from sqlalchemy import select
@@ -175,3 +176,52 @@ def test_the_fences_of_a_batch_refuse_it_whole_when_one_is_stale(any_db: str) ->
             service.store.close()
 
     asyncio.run(run())
+
+
+async def refresh_during_commit(db: str) -> list[int]:
+    """A node commits a move; while the commit is under way it stops judging the game
+    (its lease went elsewhere) and refreshes its copy from the store, which the commit
+    has just reached. Returns the event numbers sent to the node's clients."""
+    service, judge = node(db)
+    cluster = Cluster(service, "redis://127.0.0.1:1")  # never connected: only its copies
+    try:
+        live, token0 = await service.create("uttt")
+        judge.held.add(live.id)
+        _, _, token1 = await service.join(live.id, 1)
+        sent: list[int] = []
+        publish = service.hub.publish
+
+        def record(game: LiveGame, events: Any) -> None:
+            events = list(events)
+            sent.extend(e.seq for e in events)
+            publish(game, events)
+
+        service.hub.publish = record  # type: ignore[method-assign]
+        write = service.store.write
+        refreshing: list[asyncio.Task[None]] = []
+
+        async def write_then_refresh(job: Any) -> Any:
+            done = await write(job)  # the move is stored; memory does not show it yet
+            judge.held.discard(live.id)  # the lease is lost meanwhile
+            refreshing.append(asyncio.create_task(cluster.sync(live.id)))
+            await asyncio.sleep(0.3)  # the refresh reads the store meanwhile
+            return done
+
+        service.store.write = write_then_refresh  # type: ignore[method-assign]
+        seq = live.seq
+        await service.play(live.id, token0, "r5c5", live.version)
+        service.store.write = write  # type: ignore[method-assign]
+        await asyncio.gather(*refreshing)
+        assert refreshing and live.seq > seq and token1
+        cached = [e.seq for e in live.events]  # what a reconnecting client is sent
+        assert len(cached) == len(set(cached)), cached
+        return sent
+    finally:
+        await service.stop()
+        await service.store.drain()
+        service.store.close()
+
+
+def test_a_refresh_during_this_nodes_own_commit_sends_its_events_once(tmp_path: Any) -> None:
+    sent = asyncio.run(refresh_during_commit(f"sqlite:///{tmp_path / 'g.db'}"))
+    assert sent and len(sent) == len(set(sent)), sent

@@ -192,7 +192,7 @@ class Cluster:
             if live is None:
                 await self.rounds.get(game_id)  # loading starts its clocks and computer
             else:
-                async with self._syncing.setdefault(game_id, asyncio.Lock()), live.lock:
+                async with self._syncing.setdefault(game_id, asyncio.Lock()):
                     await self._catch_up(live)
                 self.rounds.changed(live)
         except BaseException:
@@ -203,23 +203,28 @@ class Cluster:
 
     async def _catch_up(self, live: LiveGame, *, judging: bool = True) -> None:
         """Brings the copy ``live`` up to the database's state, in place (sockets hold it),
-        and sends this node's clients the events they have not had (under the sync lock)."""
+        and sends this node's clients the events they have not had (under the sync lock).
+
+        It holds the game's lock too: a commit of this node still under way (begun
+        while it judged the game, which it may have stopped doing since) ends first,
+        so its events are not sent once by the commit and again from the store."""
         game_id = live.id
-        since = live.seq
-        self.reads += 1
-        fresh = await asyncio.to_thread(self.rounds._load, game_id)
-        if fresh.seq <= since:
-            return
-        events = await self.service.events_since(fresh, since)
-        if self.rounds.games.get(game_id) is not live or (game_id in self.held) != judging:
-            return
-        self._copy(live, fresh)  # no await from here on: nobody sees a half-sent change
-        live.events.extend(events)
-        for event in events:
-            shown = live
-            if event.position and event.state < live.version:
-                shown = self._past(live, event.state) or live
-            self.service.hub.publish(shown, [event])
+        async with live.lock:
+            since = live.seq
+            self.reads += 1
+            fresh = await asyncio.to_thread(self.rounds._load, game_id)
+            if fresh.seq <= since:
+                return
+            events = await self.service.events_since(fresh, since)
+            if self.rounds.games.get(game_id) is not live or (game_id in self.held) != judging:
+                return
+            self._copy(live, fresh)  # no await from here on: nobody sees a half-sent change
+            live.events.extend(events)
+            for event in events:
+                shown = live
+                if event.position and event.state < live.version:
+                    shown = self._past(live, event.state) or live
+                self.service.hub.publish(shown, [event])
 
     @staticmethod
     def _past(live: LiveGame, version: int) -> LiveGame | None:
