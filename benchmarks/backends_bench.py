@@ -4,7 +4,7 @@
   as a node commits a move (the fence on the game's event number, the move and its
   event inserted, the game's row updated), with 1, 16 and 256 games committing at
   once (the store commits what waits together: one fsync for a batch).
-- **Redis**: a move's news (as :mod:`sansu.server.game_news` makes it) published
+- **Redis**: a move's news (as :mod:`sansu.server.cluster.news` makes it) published
   in pipelined batches as a node publishes them, received by no other node and by
   two; the figure is Redis's own CPU time per news (``INFO cpu``), which says how
   many one Redis core carries, whatever the speed of the Python clients here.
@@ -47,11 +47,11 @@ def postgres_costs(db: str) -> tuple[float, int]:
 async def postgres_moves(db: str, in_flight: int, seconds: float) -> tuple[float, float, float]:
     """(moves committed per second, PostgreSQL CPU µs and WAL bytes per move) with
     ``in_flight`` games committing at once."""
-    from sansu.server.computer import ComputerRunner
-    from sansu.server.hub import Hub
-    from sansu.server.models import events, games, moves
-    from sansu.server.service import GameService
-    from sansu.server.store import Rows, Store
+    from sansu.server.base.schema import events, games, moves
+    from sansu.server.base.store import Rows, Store
+    from sansu.server.play.computer import ComputerRunner
+    from sansu.server.play.hub import Hub
+    from sansu.server.play.service import GameService
 
     service = GameService(Store(db), Hub(), ComputerRunner(0))
     service.store.open()
@@ -103,8 +103,8 @@ async def postgres_moves(db: str, in_flight: int, seconds: float) -> tuple[float
 def a_news() -> str:
     """A move's news in the middle of a game, as a judge publishes it."""
     import sansu
-    from sansu.server.game_news import news_of
-    from sansu.server.live import Event, LiveGame, PlayedMove, Seat
+    from sansu.server.cluster.news import news_of
+    from sansu.server.play.live import Event, LiveGame, PlayedMove, Seat
 
     game = sansu.load_game("thirtyfive")
     state = game.initial_state()

@@ -10,8 +10,8 @@ import pytest
 from argon2 import PasswordHasher
 from sqlalchemy import Engine
 
-from sansu.server import users
-from sansu.server.store import make_engine, migrate
+from sansu.server.accounts import users
+from sansu.server.base.store import make_engine, migrate
 
 FAST_HASHER = PasswordHasher(time_cost=1, memory_cost=1024, parallelism=1)
 """Still Argon2id, cheap enough for property tests that sign many users up."""

@@ -14,7 +14,8 @@ import httpx
 import pytest
 import uvicorn
 
-from sansu.server import create_app, users
+from sansu.server import create_app
+from sansu.server.accounts import users
 from tests.server.accounts_fixtures import FAST_HASHER
 from tests.server.conftest import NO_LIMITS
 from tests.server.test_crash import free_port

@@ -22,7 +22,7 @@ from fastapi.testclient import TestClient
 
 import sansu
 from sansu.server import create_app
-from sansu.server.ratelimit import RateLimits
+from sansu.server.base.ratelimit import RateLimits
 
 ROOT = Path(__file__).resolve().parents[2]
 HOST_WORDS = ("timeout", "sudoku", "challenge")

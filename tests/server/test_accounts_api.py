@@ -17,8 +17,8 @@ from httpx import Response
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from sansu.server.accounts_api import COOKIE, CSRF_HEADER
-from sansu.server.ratelimit import RateLimits
+from sansu.server.accounts.routes import COOKIE, CSRF_HEADER
+from sansu.server.base.ratelimit import RateLimits
 from tests.server.accounts_fixtures import fast_hashing_fixture  # noqa: F401
 from tests.server.conftest import make_client
 
@@ -241,8 +241,8 @@ requests = st.one_of(
 
 
 def bob_rows(client: TestClient, bob_id: int) -> list[tuple]:
-    from sansu.server.user_sessions import user_sessions
-    from sansu.server.users import users as users_table
+    from sansu.server.accounts.sessions import user_sessions
+    from sansu.server.accounts.users import users as users_table
 
     with client.app.state.store.engine.connect() as c:  # type: ignore[attr-defined]
         rows = [

@@ -11,7 +11,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 import sansu
-from sansu.server.analysis import PER_CLIENT, Analyses, StepRequest
+from sansu.server.analysis.board import PER_CLIENT, Analyses, StepRequest
 from tests.server.conftest import Api, bearer, make_client
 
 BUDGETS = (8, 32)

@@ -8,8 +8,8 @@ import sqlalchemy as sa
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from sansu.server import bot_accounts
-from sansu.server.users import UserError
+from sansu.server.accounts.users import UserError
+from sansu.server.bots import accounts as bot_accounts
 from tests.server.accounts_fixtures import engine_fixture as engine_fixture
 from tests.server.accounts_fixtures import fast_hashing_fixture as fast_hashing_fixture
 from tests.server.accounts_fixtures import sign_up

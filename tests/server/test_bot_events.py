@@ -6,7 +6,7 @@ import asyncio
 import json
 from typing import Any
 
-from sansu.server.bot_events import EventStreams
+from sansu.server.lobby.streams import EventStreams
 
 
 def test_events_sent_while_the_opening_is_read_arrive_once() -> None:

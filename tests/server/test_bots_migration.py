@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import sqlalchemy as sa
 
-from sansu.server import bot_accounts
-from sansu.server.store import make_engine, migrate
+from sansu.server.base.store import make_engine, migrate
+from sansu.server.bots import accounts as bot_accounts
 from tests.server.accounts_fixtures import engine_fixture as engine_fixture
 from tests.server.accounts_fixtures import fast_hashing_fixture as fast_hashing_fixture
 from tests.server.accounts_fixtures import sign_up

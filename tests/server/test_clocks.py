@@ -8,7 +8,7 @@ import time
 import pytest
 
 import sansu
-from sansu.server.clocks import ClockState, EngineClock, check_time_control, engine_clock
+from sansu.server.play.clocks import ClockState, EngineClock, check_time_control, engine_clock
 from tests.server.conftest import FEW_BLANKS, Api, make_client, pick
 
 GAMES = sansu.game_ids()

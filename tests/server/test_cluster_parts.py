@@ -12,9 +12,9 @@ import sqlalchemy as sa
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sansu.server.cluster_presence import FORGET_AFTER, SharedPresence
-from sansu.server.hub import Connection, Hub
-from sansu.server.tournament_tables import pairings, tournaments
+from sansu.server.cluster.presence import FORGET_AFTER, SharedPresence
+from sansu.server.play.hub import Connection, Hub
+from sansu.server.tournaments.tables import pairings, tournaments
 from tests.server.accounts_fixtures import fast_hashing_fixture  # noqa: F401
 from tests.server.conftest import make_client
 from tests.server.test_tournaments_api import act, create, people

@@ -33,10 +33,10 @@ import pytest
 import sqlalchemy as sa
 from websockets.sync.client import ClientConnection, connect
 
-from sansu.server.cluster_shared import login_storage
-from sansu.server.errors import ApiError
-from sansu.server.login_limits import LoginLimiter
-from sansu.server.ratelimit import Limiter, RateLimits, shared_storage
+from sansu.server.accounts.login_limits import LoginLimiter
+from sansu.server.base.errors import ApiError
+from sansu.server.base.ratelimit import Limiter, RateLimits, shared_storage
+from sansu.server.cluster.shared import login_storage
 from tests.server.bots_fixtures import Account, bot
 from tests.server.conftest import pick
 from tests.server.test_cluster import Node, Redis

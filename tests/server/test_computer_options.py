@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 import sansu
-from sansu.server.computer import ComputerRequest, choose_move
+from sansu.server.play.computer import ComputerRequest, choose_move
 
 
 @pytest.mark.parametrize("game_id", ["sumodoku", "challenge", "uttt", "sansumoku", "thirtyfive"])

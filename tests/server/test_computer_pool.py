@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from sansu.server.computer import ComputerClosed, ComputerRunner
+from sansu.server.play.computer import ComputerClosed, ComputerRunner
 
 
 def announce_and_sleep(path: str) -> None:

@@ -12,15 +12,15 @@ from typing import Any
 import pytest
 from sqlalchemy import select
 
-from sansu.server.cluster import Cluster, Fenced
-from sansu.server.computer import ComputerRunner
-from sansu.server.errors import ApiError
-from sansu.server.hub import Hub
-from sansu.server.live import Event, LiveGame
-from sansu.server.models import events as events_table
-from sansu.server.models import moves as moves_table
-from sansu.server.service import GameService
-from sansu.server.store import Store
+from sansu.server.base.errors import ApiError
+from sansu.server.base.schema import events as events_table
+from sansu.server.base.schema import moves as moves_table
+from sansu.server.base.store import Store
+from sansu.server.cluster.node import Cluster, Fenced
+from sansu.server.play.computer import ComputerRunner
+from sansu.server.play.hub import Hub
+from sansu.server.play.live import Event, LiveGame
+from sansu.server.play.service import GameService
 
 
 class BelievedJudge:
@@ -133,8 +133,8 @@ def test_only_changes_made_from_the_stored_state_are_committed(any_db: str, seed
 def test_the_fences_of_a_batch_refuse_it_whole_when_one_is_stale(any_db: str) -> None:
     """The store checks the fences of a batch in one statement: all hold and the rows are
     written, or one is stale and nothing is (the store then commits the jobs one by one)."""
-    from sansu.server.models import games as games_table
-    from sansu.server.store import Rows, Store
+    from sansu.server.base.schema import games as games_table
+    from sansu.server.base.store import Rows, Store
 
     async def run() -> None:
         service, _ = node(any_db)

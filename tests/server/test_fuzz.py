@@ -31,7 +31,7 @@ from hypothesis import HealthCheck, settings
 from schemathesis.config import SchemathesisConfig
 
 from sansu.server import create_app
-from sansu.server.ratelimit import RateLimits
+from sansu.server.base.ratelimit import RateLimits
 
 DB = Path(tempfile.mkdtemp(prefix="sansu-fuzz-")) / "sansu.db"
 APP = create_app(

@@ -18,14 +18,14 @@ from typing import Any
 import pytest
 from sqlalchemy import Connection, select
 
-from sansu.server.computer import ComputerRunner
-from sansu.server.errors import ApiError
-from sansu.server.game_news import apply_news, news_of
-from sansu.server.hub import Hub
-from sansu.server.live import Event, LiveGame
-from sansu.server.models import events as events_table
-from sansu.server.service import GameService
-from sansu.server.store import Store
+from sansu.server.base.errors import ApiError
+from sansu.server.base.schema import events as events_table
+from sansu.server.base.store import Store
+from sansu.server.cluster.news import apply_news, news_of
+from sansu.server.play.computer import ComputerRunner
+from sansu.server.play.hub import Hub
+from sansu.server.play.live import Event, LiveGame
+from sansu.server.play.service import GameService
 
 
 class Recorder:

@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from starlette.testclient import WebSocketTestSession
 
-from sansu.server.hub import Connection
+from sansu.server.play.hub import Connection
 from tests.server.conftest import Api, bearer
 
 ANSWERS = ("error", "pong", "ack")

@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
-from sansu.server import seating
-from sansu.server.ratelimit import RateLimits
+from sansu.server.base.ratelimit import RateLimits
+from sansu.server.play import seating
 from tests.server.conftest import Api, bearer, make_client
 
 

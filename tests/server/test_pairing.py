@@ -10,10 +10,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from sqlalchemy import insert
 
-from sansu.server import pairing
-from sansu.server.pairing import OPEN_AFTER, Waiting, fits, pairs, rating_range
-from sansu.server.pairing_desk import ANONYMOUS_RATING
-from sansu.server.ratings import ratings
+from sansu.server.lobby import pairing
+from sansu.server.lobby.desk import ANONYMOUS_RATING
+from sansu.server.lobby.pairing import OPEN_AFTER, Waiting, fits, pairs, rating_range
+from sansu.server.ratings.table import ratings
 from tests.server.accounts_fixtures import fast_hashing_fixture  # noqa: F401
 from tests.server.conftest import Api, bearer
 from tests.server.test_seat_accounts import Browser

@@ -9,8 +9,8 @@ import sqlalchemy as sa
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 
-from sansu.server.models import metadata
-from sansu.server.store import Store, make_engine, migrate
+from sansu.server.base.schema import metadata
+from sansu.server.base.store import Store, make_engine, migrate
 from tests.server.conftest import Api, legal, make_client
 from tests.server.test_ratings_migration import HEAD
 

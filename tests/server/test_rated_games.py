@@ -12,10 +12,10 @@ import sqlalchemy as sa
 from fastapi.testclient import TestClient
 from openskill.models import PlackettLuce
 
-from sansu.server import rated as rated_module
-from sansu.server import ratings
-from sansu.server.rating_math import OPENSKILL
-from sansu.server.store import make_engine
+from sansu.server.base.store import make_engine
+from sansu.server.play import rated as rated_module
+from sansu.server.ratings import table as ratings
+from sansu.server.ratings.rating_math import OPENSKILL
 from tests.server.accounts_fixtures import fast_hashing_fixture  # noqa: F401
 from tests.server.conftest import make_client, pick
 from tests.server.test_seat_accounts import Browser

@@ -8,8 +8,8 @@ from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from sansu.server import ratings
-from sansu.server.signed_in import CSRF_HEADER
+from sansu.server.accounts.identity import CSRF_HEADER
+from sansu.server.ratings import table as ratings
 from tests.server.accounts_fixtures import fast_hashing_fixture  # noqa: F401
 from tests.server.test_rated_games import rated_game
 from tests.server.test_seat_accounts import Browser

@@ -11,9 +11,9 @@ import sqlalchemy as sa
 from openskill.models import PlackettLuce
 from sqlalchemy import Engine
 
-from sansu.server import ratings
-from sansu.server.rating_math import Rating, glicko2_pair, openskill_teams
-from sansu.server.ratings import RatingChange, rate_game
+from sansu.server.ratings import table as ratings
+from sansu.server.ratings.rating_math import Rating, glicko2_pair, openskill_teams
+from sansu.server.ratings.table import RatingChange, rate_game
 from tests.server.accounts_fixtures import (  # noqa: F401
     engine_fixture,
     fast_hashing_fixture,
@@ -71,7 +71,7 @@ def paper_volatility(mu, phi, sigma, opponents, tau=0.5):
 def test_glicko2_reproduces_glickmans_worked_example() -> None:
     """Glickman's paper: 1500/200 beats 1400/30, loses to 1550/100 and 1700/300,
     giving 1464.06 and 151.52; the volatility is step 5's root, computed here too."""
-    from sansu.server.rating_math import _Glicko2Player
+    from sansu.server.ratings.rating_math import _Glicko2Player
 
     scale = 173.7178
     for rating in (1500.0, 1850.0):

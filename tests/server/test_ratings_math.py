@@ -12,8 +12,8 @@ from hypothesis import strategies as st
 from sqlalchemy import Engine
 from sqlalchemy.exc import DBAPIError
 
-from sansu.server import ratings
-from sansu.server.rating_math import Rating, glicko2_pair, openskill_teams
+from sansu.server.ratings import table as ratings
+from sansu.server.ratings.rating_math import Rating, glicko2_pair, openskill_teams
 from tests.server.accounts_fixtures import (  # noqa: F401
     engine_fixture,
     fast_hashing_fixture,

@@ -10,7 +10,7 @@ from alembic import command
 from alembic.config import Config
 from alembic.script import ScriptDirectory
 
-from sansu.server.store import MIGRATIONS, make_engine, migrate
+from sansu.server.base.store import MIGRATIONS, make_engine, migrate
 from tests.server.conftest import Api, make_client
 
 NEW_TABLES = {"users", "user_sessions", "ratings", "rated_games", "rating_history"}

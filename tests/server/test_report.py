@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from sansu.server import computer
+from sansu.server.play import computer
 from tests.server.conftest import Api
 
 HONOUR = {"honour": True}

@@ -14,10 +14,10 @@ from fastapi.testclient import TestClient
 
 import sansu
 from sansu.ai.review import review_game
-from sansu.server import reviews as reviews_module
-from sansu.server.ratelimit import RateLimits
-from sansu.server.reviews import SEED, reviews
-from sansu.server.store import make_engine
+from sansu.server.analysis import reviews as reviews_module
+from sansu.server.analysis.reviews import SEED, reviews
+from sansu.server.base.ratelimit import RateLimits
+from sansu.server.base.store import make_engine
 from tests.server.conftest import Api, make_client
 
 SIMULATIONS = 16

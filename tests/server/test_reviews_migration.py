@@ -9,7 +9,7 @@ import sqlalchemy as sa
 from alembic import command
 from alembic.config import Config
 
-from sansu.server.store import MIGRATIONS, make_engine, migrate
+from sansu.server.base.store import MIGRATIONS, make_engine, migrate
 from tests.server.conftest import Api, make_client
 from tests.server.test_ratings_migration import HEAD, snapshot, state
 from tests.server.test_reviews import wait_done

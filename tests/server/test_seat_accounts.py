@@ -15,8 +15,8 @@ import sqlalchemy as sa
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
-from sansu.server.accounts_api import CSRF_HEADER
-from sansu.server.store import make_engine, migrate
+from sansu.server.accounts.routes import CSRF_HEADER
+from sansu.server.base.store import make_engine, migrate
 from tests.server.accounts_fixtures import fast_hashing_fixture  # noqa: F401
 from tests.server.conftest import Api, make_client
 from tests.server.test_ratings_migration import HEAD, snapshot, state

@@ -9,8 +9,8 @@ import pytest
 from fastapi.testclient import TestClient
 from httpx import Response
 
-from sansu.server.ratelimit import RateLimits
-from sansu.server.security_headers import CONTENT_SECURITY_POLICY
+from sansu.server.app.security_headers import CONTENT_SECURITY_POLICY
+from sansu.server.base.ratelimit import RateLimits
 from sansu.web import STATIC_DIR
 from tests.server.conftest import make_client
 

@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from sansu.server.ratelimit import RateLimits
-from sansu.server.seeks import SEEN_TIMEOUT
+from sansu.server.base.ratelimit import RateLimits
+from sansu.server.lobby.seeks import SEEN_TIMEOUT
 from tests.server.accounts_fixtures import fast_hashing_fixture  # noqa: F401
 from tests.server.conftest import Api, bearer, make_client
 from tests.server.test_seat_accounts import Browser

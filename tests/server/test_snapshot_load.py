@@ -7,10 +7,10 @@ from __future__ import annotations
 import asyncio
 import threading
 
-from sansu.server.computer import ComputerRunner
-from sansu.server.hub import Hub
-from sansu.server.service import GameService
-from sansu.server.store import Store
+from sansu.server.base.store import Store
+from sansu.server.play.computer import ComputerRunner
+from sansu.server.play.hub import Hub
+from sansu.server.play.service import GameService
 
 
 async def race(db: str) -> list[tuple[int, int]]:

@@ -6,8 +6,8 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from sansu.server import arena
-from sansu.server.standings import standings
+from sansu.server.tournaments.formats import arena
+from sansu.server.tournaments.standings import standings
 
 RESULTS = [("win", "loss"), ("draw", "draw"), ("loss", "win")]
 

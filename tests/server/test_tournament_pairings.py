@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sansu.server import arena, round_robin, swiss
-from sansu.server.swiss import Board
+from sansu.server.tournaments.formats import arena, round_robin, swiss
+from sansu.server.tournaments.formats.swiss import Board
 
 
 def play(boards: list[Board], draw: st.DrawFn) -> list[Board]:

@@ -11,7 +11,7 @@ import pytest
 import sqlalchemy as sa
 from fastapi.testclient import TestClient
 
-from sansu.server.store import make_engine
+from sansu.server.base.store import make_engine
 from tests.server.accounts_fixtures import fast_hashing_fixture  # noqa: F401
 from tests.server.conftest import FEW_BLANKS, bearer, make_client
 from tests.server.test_seat_accounts import Browser

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import sqlalchemy as sa
 
-from sansu.server.store import make_engine, migrate
+from sansu.server.base.store import make_engine, migrate
 from tests.server.accounts_fixtures import fast_hashing_fixture  # noqa: F401
 from tests.server.conftest import make_client
 from tests.server.test_ratings_migration import HEAD, snapshot, state

@@ -10,10 +10,11 @@ import sqlalchemy as sa
 from argon2 import PasswordHasher
 from sqlalchemy import Engine
 
-from sansu.server import user_sessions, users
-from sansu.server.login_limits import LoginLimiter
-from sansu.server.models import metadata
-from sansu.server.users import UserError
+from sansu.server.accounts import sessions as user_sessions
+from sansu.server.accounts import users
+from sansu.server.accounts.login_limits import LoginLimiter
+from sansu.server.accounts.users import UserError
+from sansu.server.base.schema import metadata
 from tests.server.accounts_fixtures import (  # noqa: F401
     engine_fixture,
     fast_hashing_fixture,

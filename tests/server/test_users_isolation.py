@@ -10,9 +10,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sqlalchemy import Engine
 
-from sansu.server import ratings, user_sessions, users
-from sansu.server.login_limits import LoginLimiter
-from sansu.server.users import UserError
+from sansu.server.accounts import sessions as user_sessions
+from sansu.server.accounts import users
+from sansu.server.accounts.login_limits import LoginLimiter
+from sansu.server.accounts.users import UserError
+from sansu.server.ratings import table as ratings
 from tests.server.accounts_fixtures import (  # noqa: F401
     engine_fixture,
     fast_hashing_fixture,

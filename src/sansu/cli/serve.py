@@ -8,7 +8,7 @@ import signal
 import sys
 from types import FrameType
 
-from sansu.server.ratelimit import ACCOUNTS, CREATES, REQUESTS
+from sansu.server.base.ratelimit import ACCOUNTS, CREATES, REQUESTS
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -97,7 +97,7 @@ def run(args: argparse.Namespace) -> int:
     import uvicorn
 
     from sansu.server import create_app, default_db_path
-    from sansu.server.ratelimit import RateLimits
+    from sansu.server.base.ratelimit import RateLimits
 
     if not 0 < args.port < 65536:
         print(f"sansu serve: bad port {args.port}", file=sys.stderr)

@@ -15,7 +15,7 @@ __all__ = ["create_app", "default_db_path"]
 
 def __getattr__(name: str) -> Any:
     if name in __all__:
-        from sansu.server import app
+        from sansu.server.app import create
 
-        return getattr(app, name)
+        return getattr(create, name)
     raise AttributeError(f"module 'sansu.server' has no attribute {name!r}")

@@ -1,1 +1,1 @@
-"""Alembic migrations of the server's schema; :func:`sansu.server.store.migrate` runs them."""
+"""Alembic migrations of the server's schema; :func:`sansu.server.base.store.migrate` runs them."""

@@ -1,6 +1,6 @@
 """Alembic's environment: migrates the connection the server hands over, or a URL.
 
-The server runs migrations itself at start (``sansu.server.store.migrate``),
+The server runs migrations itself at start (``sansu.server.base.store.migrate``),
 passing its open connection in ``config.attributes["connection"]``; the
 ``alembic`` command line can also be pointed here with ``sqlalchemy.url``.
 """
@@ -10,15 +10,13 @@ from __future__ import annotations
 from alembic import context
 from sqlalchemy import create_engine
 
-from sansu.server import (  # noqa: F401  (their tables join metadata)
-    bot_accounts,
-    ratings,
-    reviews,
-    tournament_tables,
-    user_sessions,
-    users,
-)
-from sansu.server.models import metadata
+# Importing these modules adds their tables to the metadata.
+from sansu.server.accounts import sessions, users  # noqa: F401
+from sansu.server.analysis import reviews  # noqa: F401
+from sansu.server.base.schema import metadata
+from sansu.server.bots import accounts  # noqa: F401
+from sansu.server.ratings import table  # noqa: F401
+from sansu.server.tournaments import tables  # noqa: F401
 
 config = context.config
 

@@ -1,0 +1,250 @@
+"""Accounts over HTTP: sign-up, log-in, log-out, password change, and who is signed in.
+
+A log-in opens a session (:mod:`sansu.server.accounts.sessions`) whose token
+travels only in the ``sansu_session`` cookie: HttpOnly (no script reads it),
+SameSite=Lax (another site's forms and requests do not carry it), Secure when
+the request came over https. Every write authenticated by that cookie must
+also carry the session's CSRF token in the ``X-CSRF-Token`` header: the token
+is in the answers of sign-up, log-in and ``GET /api/account``, which a page of
+another site cannot read, so it cannot forge the write (the double submit of
+a value tied to the session). Sign-up and log-in take JSON bodies, which a
+plain HTML form of another site cannot send.
+
+Passwords are hashed with Argon2 (tens of milliseconds by design), so the
+account work runs in a worker thread on its own connection, never on the
+event loop; its transactions write only after the hashing, so they hold the
+database's write lock for a moment only. A password is never logged or
+echoed: refusals name the rule, never the value.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Callable
+from typing import Annotated, Any, TypeVar
+
+from fastapi import APIRouter, Header, Request, Response
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel, ConfigDict, Field
+from sqlalchemy import Connection
+
+from sansu.server.accounts import sessions as user_sessions
+from sansu.server.accounts import users
+from sansu.server.accounts.identity import COOKIE, CSRF_HEADER, session_of, signed_session
+from sansu.server.accounts.login_limits import LoginLimiter
+from sansu.server.accounts.users import MAX_PASSWORD, User, UserError
+from sansu.server.base.errors import ApiError
+from sansu.server.base.ratelimit import client_of
+from sansu.server.base.requests import refusals
+from sansu.server.base.store import Store
+
+T = TypeVar("T")
+
+STATUS = {
+    "bad_name": 422,
+    "reserved_name": 422,
+    "bad_password": 422,
+    "name_taken": 409,
+    "bad_credentials": 401,
+    "too_many_attempts": 429,
+    "no_user": 401,
+}
+"""The HTTP status of each refusal of the user domain."""
+
+
+class Credentials(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    name: str = Field(max_length=64, description="2–20 letters, digits, '_' or '-'")
+    password: str = Field(max_length=MAX_PASSWORD, description="8 characters or more")
+
+
+class SignUp(Credentials):
+    bot: bool = Field(False, description="a bot account: plays through the bot API only")
+
+
+class PasswordChange(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    current_password: str = Field(max_length=MAX_PASSWORD)
+    new_password: str = Field(max_length=MAX_PASSWORD, description="8 characters or more")
+
+
+class AccountUser(BaseModel):
+    id: int
+    name: str
+    created_at: float = Field(description="seconds since the epoch")
+    bot: bool = Field(False, description="a bot account (shown as BOT)")
+
+
+class AccountState(BaseModel):
+    user: AccountUser | None = Field(description="null when nobody is signed in")
+    csrf_token: str | None = Field(
+        description=f"send it as {CSRF_HEADER} with every write this session makes"
+    )
+
+
+class Done(BaseModel):
+    ok: bool
+    sessions_ended: int = Field(0, description="other sessions ended (a password change)")
+
+
+CsrfHeader = Annotated[
+    str | None, Header(alias=CSRF_HEADER, description="the session's CSRF token")
+]
+
+
+
+def _refusal(error: UserError, *, status: int | None = None) -> ApiError:
+    return ApiError(status or STATUS.get(error.code, 422), error.code, str(error))
+
+
+def _refused(error: ApiError) -> JSONResponse:
+    """The answer of a refusal, with ``Retry-After`` when it says how long to wait."""
+    headers = {"Cache-Control": "no-store"}
+    if "retry_after" in error.detail:
+        headers["Retry-After"] = str(error.detail["retry_after"])
+    return JSONResponse(error.to_dict(), status_code=error.status, headers=headers)
+
+
+def _state(user: User | None, csrf: str | None) -> dict[str, Any]:
+    shown = (
+        None
+        if user is None
+        else {"id": user.id, "name": user.name, "created_at": user.created_at, "bot": user.bot}
+    )
+    return {"user": shown, "csrf_token": csrf}
+
+
+def _https(request: Request) -> bool:
+    return request.url.scheme in ("https", "wss")
+
+
+def set_session_cookie(response: Response, request: Request, token: str) -> None:
+    response.set_cookie(
+        COOKIE,
+        token,
+        max_age=int(user_sessions.SESSION_SECONDS),
+        path="/",
+        httponly=True,
+        samesite="lax",
+        secure=_https(request),
+    )
+
+
+def clear_session_cookie(response: Response, request: Request) -> None:
+    response.delete_cookie(COOKIE, path="/", httponly=True, samesite="lax", secure=_https(request))
+
+
+def build_accounts_router(store: Store, login_limiter: LoginLimiter | None = None) -> APIRouter:
+    """The ``/api/account`` routes on ``store`` (``login_limiter``: the brute-force limit)."""
+    router = APIRouter(prefix="/api/account", tags=["accounts"])
+    limiter = login_limiter or LoginLimiter()
+
+    async def write(fn: Callable[[Connection], T]) -> T:
+        """``fn`` in its own committed transaction, in a worker thread (Argon2 is slow)."""
+        return await asyncio.to_thread(store.write_now, fn)
+
+    async def signed_in(request: Request) -> tuple[str, User] | None:
+        return await session_of(store, request.cookies)
+
+    async def cookie_write(request: Request, csrf: str | None) -> tuple[str, User]:
+        """The session of a cookie-authenticated write, once its CSRF token is checked."""
+        return await signed_session(store, request, csrf or "")
+
+    def private(response: Response) -> None:
+        response.headers["Cache-Control"] = "no-store"
+
+    @router.get("", response_model=AccountState)
+    async def who_am_i(request: Request, response: Response) -> dict[str, Any]:
+        """Who is signed in with this browser's session cookie, and the session's CSRF
+        token (``user`` is null for anyone not signed in)."""
+        private(response)
+        session = await signed_in(request)
+        if session is None:
+            return _state(None, None)
+        return _state(session[1], user_sessions.csrf_token(session[0]))
+
+    @router.post("/signup", status_code=201, response_model=AccountState, responses=refusals(409))
+    async def sign_up(body: SignUp, request: Request, response: Response) -> dict[str, Any]:
+        """Creates an account and signs it in (sets the session cookie); ``bot``: a bot
+        account (docs/bots.md)."""
+        private(response)
+
+        def job(c: Connection) -> user_sessions.Session:
+            user = users.sign_up(c, body.name, body.password, now=time.time(), bot=body.bot)
+            return user_sessions.open_session(c, user, now=time.time())
+
+        try:
+            session = await write(job)
+        except UserError as error:
+            raise _refusal(error) from None
+        set_session_cookie(response, request, session.token)
+        return _state(session.user, session.csrf)
+
+    @router.post("/login", response_model=AccountState, responses=refusals(401))
+    async def log_in(body: Credentials, request: Request, response: Response) -> Any:
+        """Signs in (sets the session cookie). An unknown name and a wrong password get
+        the same answer; after 5 failures for a name (20 from one address) in 5 minutes,
+        log-ins are refused 429 ``too_many_attempts`` for a while."""
+        private(response)
+        client = client_of(request.scope)
+
+        def job(c: Connection) -> user_sessions.Session:
+            user = users.authenticate(c, body.name, body.password, client=client, limiter=limiter)
+            return user_sessions.open_session(c, user, now=time.time())
+
+        try:
+            session = await write(job)
+        except UserError as error:
+            return _refused(_too_many(error, body.name, client))
+        set_session_cookie(response, request, session.token)
+        return _state(session.user, session.csrf)
+
+    def _too_many(error: UserError, name: str, client: str) -> ApiError:
+        if error.code != "too_many_attempts":
+            return _refusal(error)
+        wait = limiter.retry_after(users.name_key(name), client)
+        return ApiError(429, error.code, f"{error} ({wait} s)", retry_after=wait)
+
+    @router.post("/logout", response_model=Done, responses=refusals(401, 403))
+    async def log_out(
+        request: Request, response: Response, csrf: CsrfHeader = None
+    ) -> dict[str, Any]:
+        """Ends this session (needs the CSRF header) and clears its cookie."""
+        private(response)
+        token, _user = await cookie_write(request, csrf)
+        await write(lambda c: user_sessions.revoke(c, token))
+        clear_session_cookie(response, request)
+        return {"ok": True, "sessions_ended": 0}
+
+    @router.post("/password", response_model=Done, responses=refusals(401, 403))
+    async def change_password(
+        body: PasswordChange, request: Request, response: Response, csrf: CsrfHeader = None
+    ) -> Any:
+        """Changes the password (needs the current one and the CSRF header); every other
+        session of the account ends, this one stays. Wrong current passwords count
+        against the log-in limit of the account's name."""
+        private(response)
+        token, user = await cookie_write(request, csrf)
+        client = client_of(request.scope)
+        key = users.name_key(user.name)
+        if not limiter.allowed(key, client):
+            held = UserError("too_many_attempts", "too many failed log-ins: wait and try again")
+            return _refused(_too_many(held, user.name, client))
+
+        def job(c: Connection) -> int:
+            users.change_password(
+                c, user.id, body.current_password, body.new_password, now=time.time()
+            )
+            return user_sessions.revoke_all(c, user.id, keep=token)
+
+        try:
+            ended = await write(job)
+        except UserError as error:
+            if error.code == "bad_credentials":
+                limiter.failed(key, client)
+                raise _refusal(error, status=403) from None
+            raise _refusal(error) from None
+        return {"ok": True, "sessions_ended": ended}
+
+    return router

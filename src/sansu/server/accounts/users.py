@@ -1,0 +1,218 @@
+"""Accounts: user names, Argon2 password hashes, sign-up, log-in and password change.
+
+Accounts are optional (anyone can still play with seat tokens); this module
+is the user domain on its own, so the HTTP layer only wires it in. Every
+function works on the caller's ``Connection`` and transaction, the way the
+store's write jobs run. A password is held only as an Argon2id hash
+(``argon2-cffi``), is never logged, and a hash made with older parameters is
+replaced at the next successful log-in.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from argon2 import PasswordHasher
+from argon2.exceptions import InvalidHashError, VerificationError
+from sqlalchemy import Boolean, Connection, Float, Integer, String, insert, select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Mapped, mapped_column
+
+from sansu.server.accounts.login_limits import LoginLimiter
+from sansu.server.base.schema import Base
+
+NAME_PATTERN = re.compile(r"[A-Za-z0-9_-]{2,20}")
+"""2 to 20 ASCII letters, digits, ``_`` or ``-``: ASCII only, so no two names
+look alike through lookalike letters of other scripts."""
+RESERVED_NAMES = frozenset(
+    {
+        "admin", "administrator", "anonymous", "api", "bot", "computer", "guest",
+        "help", "lobby", "login", "logout", "me", "mod", "moderator", "null", "owner",
+        "root", "sansu", "settings", "signup", "staff", "static", "support", "system",
+        "undefined", "user", "users", "www",
+    }
+)  # fmt: skip
+"""Names that would pass for the site or a page of it (compared case-insensitively)."""
+MIN_PASSWORD = 8
+MAX_PASSWORD = 1024
+"""A bound on what a request may make the server hash."""
+
+HASHER = PasswordHasher()
+"""argon2-cffi's defaults (RFC 9106's low-memory profile); raising them later
+makes every stored hash ``check_needs_rehash`` at its owner's next log-in."""
+
+
+class UserRow(Base):
+    __tablename__ = "users"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    name: Mapped[str] = mapped_column(String(20))
+    """The name as its owner wrote it."""
+    name_key: Mapped[str] = mapped_column(String(20), unique=True)
+    """The name in lower case: names are unique case-insensitively."""
+    password_hash: Mapped[str] = mapped_column(String(255))
+    """The Argon2id hash in PHC form (parameters and salt included)."""
+    created_at: Mapped[float] = mapped_column(Float)
+    password_changed_at: Mapped[float] = mapped_column(Float)
+    bot: Mapped[bool] = mapped_column(Boolean, default=False)
+    """A program's account (a bot plays through the API); kept off the human leaderboards."""
+
+
+users = UserRow.__table__
+
+
+class UserError(ValueError):
+    """A refused account operation; ``code`` is the machine-readable reason."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+@dataclass(frozen=True)
+class User:
+    """What the rest of the server may know of an account (never the hash)."""
+
+    id: int
+    name: str
+    created_at: float
+    bot: bool
+
+
+def name_key(name: str) -> str:
+    return name.lower()
+
+
+def check_name(name: object) -> str:
+    """The name if it is acceptable, else a ``UserError`` saying why."""
+    if not isinstance(name, str) or not NAME_PATTERN.fullmatch(name):
+        raise UserError(
+            "bad_name", "a user name is 2 to 20 letters, digits, '_' or '-' (ASCII only)"
+        )
+    if name_key(name) in RESERVED_NAMES:
+        raise UserError("reserved_name", "this user name is reserved")
+    return name
+
+
+def check_password(password: object) -> str:
+    """The password if it may be hashed; it is never echoed in the error."""
+    if not isinstance(password, str) or not MIN_PASSWORD <= len(password) <= MAX_PASSWORD:
+        raise UserError(
+            "bad_password", f"a password is {MIN_PASSWORD} to {MAX_PASSWORD} characters"
+        )
+    if _usable(password) is None:
+        raise UserError("bad_password", "a password must be valid Unicode text")
+    return password
+
+
+def _user(row: object) -> User:
+    return User(id=row.id, name=row.name, created_at=row.created_at, bot=row.bot)  # type: ignore[attr-defined]
+
+
+def get_user(connection: Connection, user_id: int) -> User | None:
+    row = connection.execute(select(users).where(users.c.id == user_id)).first()
+    return _user(row) if row else None
+
+
+def find_user(connection: Connection, name: str) -> User | None:
+    """The account of ``name`` in any case, or ``None``."""
+    if not isinstance(name, str):
+        return None
+    row = connection.execute(select(users).where(users.c.name_key == name_key(name))).first()
+    return _user(row) if row else None
+
+
+def sign_up(
+    connection: Connection, name: object, password: object, *, now: float, bot: bool = False
+) -> User:
+    """A new account; ``UserError("name_taken")`` if the name is taken in any case."""
+    name = check_name(name)
+    password = check_password(password)
+    if find_user(connection, name) is not None:
+        raise UserError("name_taken", "this user name is taken")
+    values = {
+        "name": name,
+        "name_key": name_key(name),
+        "password_hash": HASHER.hash(password),
+        "created_at": now,
+        "password_changed_at": now,
+        "bot": bot,
+    }
+    try:
+        with connection.begin_nested():
+            user_id = connection.execute(insert(users).values(values)).inserted_primary_key[0]
+    except IntegrityError:  # a concurrent sign-up took the name first
+        raise UserError("name_taken", "this user name is taken") from None
+    return User(id=user_id, name=name, created_at=now, bot=bot)
+
+
+_DUMMY_HASH = HASHER.hash("an unknown name costs as much as a wrong password")
+
+
+def _usable(password: object) -> str | None:
+    """The password if it could be anyone's (text of a hashable length), else ``None``."""
+    if not isinstance(password, str) or len(password) > MAX_PASSWORD:
+        return None
+    try:
+        password.encode("utf-8")
+    except UnicodeEncodeError:
+        return None
+    return password
+
+
+def _verify(stored_hash: str | None, password: str | None) -> bool:
+    """Whether ``password`` matches; always one Argon2 verification, so an unknown
+    name or an unusable password takes as long as a wrong one."""
+    try:
+        matched = HASHER.verify(stored_hash or _DUMMY_HASH, password or "")
+    except (VerificationError, InvalidHashError):
+        return False
+    return matched and stored_hash is not None and password is not None
+
+
+def authenticate(
+    connection: Connection,
+    name: object,
+    password: object,
+    *,
+    client: str,
+    limiter: LoginLimiter,
+) -> User:
+    """The account whose password this is; one error for an unknown name or a wrong
+    password, and ``UserError("too_many_attempts")`` while the limiter holds the name
+    or the client back (then the password is not even checked)."""
+    key = name_key(name) if isinstance(name, str) and NAME_PATTERN.fullmatch(name) else ""
+    if not limiter.allowed(key, client):
+        raise UserError("too_many_attempts", "too many failed log-ins: wait and try again")
+    row = None
+    if key:
+        row = connection.execute(select(users).where(users.c.name_key == key)).first()
+    text = _usable(password)
+    if not _verify(row.password_hash if row else None, text) or row is None or text is None:
+        limiter.failed(key, client)
+        raise UserError("bad_credentials", "wrong user name or password")
+    limiter.succeeded(key, client)
+    if HASHER.check_needs_rehash(row.password_hash):
+        connection.execute(
+            update(users).where(users.c.id == row.id).values(password_hash=HASHER.hash(text))
+        )
+    return _user(row)
+
+
+def change_password(
+    connection: Connection, user_id: int, old_password: object, new_password: object, *, now: float
+) -> None:
+    """Sets a new password after checking the current one (the caller then revokes the
+    account's other sessions)."""
+    new_password = check_password(new_password)
+    row = connection.execute(select(users).where(users.c.id == user_id)).first()
+    if row is None:
+        raise UserError("no_user", "no such user")
+    if not _verify(row.password_hash, _usable(old_password)):
+        raise UserError("bad_credentials", "the current password is wrong")
+    connection.execute(
+        update(users)
+        .where(users.c.id == user_id)
+        .values(password_hash=HASHER.hash(new_password), password_changed_at=now)
+    )

@@ -1,0 +1,194 @@
+"""The HTTP routes of the analysis board (:mod:`sansu.server.analysis.board`).
+
+``POST /api/analysis`` sets up a position (a game's position after ``ply``
+moves, or any moves from the start, plus variation moves) and starts
+thinking about it; ``GET /api/analysis/{id}?after=STEP`` waits for a deeper
+result; ``DELETE`` stops it. A game still being played is refused to its
+players, and to everyone while it is rated or hides information (403
+``analysis_refused``): the analysis board must not help anyone win a game in
+progress. Aids are on in analysis: the view lists every legal placement, and
+``GET /api/analysis/{id}/hint`` gives the games' hints.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Header, Path, Query, Request, Response
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel, ConfigDict, Field
+
+import sansu
+from sansu.core.protocol import Game, IllegalMove, State
+from sansu.core.registry import game_class
+from sansu.games.hints import NoHint, hint, supports_hints
+from sansu.server.analysis.board import WAIT, Analyses, StepRequest
+from sansu.server.base.errors import ApiError
+from sansu.server.base.ratelimit import client_of
+from sansu.server.base.requests import ErrorBody, GameName, OptionValue, bearer
+from sansu.server.play.live import LiveGame
+from sansu.server.play.service import GameService
+
+MAX_MOVES = 600
+"""Moves of a position set up for analysis (the longest games have a few hundred)."""
+
+AnalysisId = Annotated[str, Path(min_length=1, max_length=32)]
+
+
+class AnalysisRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    game: GameName | None = Field(None, description="a game id (without game_id)")
+    options: dict[Annotated[str, Field(max_length=32)], OptionValue] = Field(
+        default_factory=dict, max_length=32, description="the game's options (without game_id)"
+    )
+    game_id: str | None = Field(
+        None, min_length=1, max_length=24, description="a game on this server: its position"
+    )
+    ply: int | None = Field(
+        None, ge=0, description="with game_id: after this many of its moves (default: all)"
+    )
+    moves: list[Annotated[str, Field(max_length=32)]] = Field(
+        default_factory=list,
+        max_length=MAX_MOVES,
+        description="moves played from there (from the start without game_id)",
+    )
+
+
+def _refusals(*codes: int) -> dict[int | str, dict[str, Any]]:
+    return {code: {"model": ErrorBody} for code in (*codes, 400, 413, 422, 429)}
+
+
+def refuse_in_play(live: LiveGame, token: str | None) -> None:
+    """Refuses (403) the analysis of a game being played when it could help win it."""
+    if live.status != "active":
+        return
+    if live.seats_of(token):
+        why = "you are playing this game: it can be analysed once it is over"
+    elif not live.casual:
+        why = "a rated game being played can be analysed once it is over"
+    elif live.hidden:
+        why = f"{live.game.title} hides information until the game is over: analyse it then"
+    else:
+        return
+    raise ApiError(403, "analysis_refused", why, game_id=live.id)
+
+
+def with_aids(game_id: str, options: dict[str, Any]) -> Game:
+    """The game with ``options`` and, where it has them, aids on (analysis shows them)."""
+    names = {o.name for o in game_class(game_id).option_specs}
+    if "aids" in names:
+        options = {**options, "aids": True}
+    try:
+        return sansu.load_game(game_id, **options)
+    except ValueError as error:
+        raise ApiError(422, "bad_options", str(error)) from None
+
+
+def replay(game: Game, moves: list[str]) -> tuple[State, list[str]]:
+    """The state after ``moves`` and their canonical texts; an illegal move is refused
+    (422) naming its number."""
+    state = game.initial_state()
+    texts = []
+    for number, move in enumerate(moves, 1):
+        try:
+            state = state.play(move)
+        except (IllegalMove, ValueError) as error:
+            raise ApiError(
+                422, "illegal_move", f"move {number}, {error}", move=move, number=number
+            ) from None
+        texts.append(str(state.last_move))
+    return state, texts
+
+
+def build_analysis_router(
+    service: GameService, budgets: tuple[int, int] | None = None
+) -> APIRouter:
+    """The analysis routes on ``service``'s games and workers (``budgets``: the first and
+    the largest simulations of a step; default: each game's, :func:`default_budgets`)."""
+    analyses = Analyses(service.computer, service.background, budgets=budgets)
+    router = APIRouter(prefix="/api", tags=["analysis"])
+    router.analyses = analyses  # type: ignore[attr-defined]
+
+    @router.post("/analysis", status_code=201, responses=_refusals(401, 403, 404, 503))
+    async def start_analysis(
+        body: AnalysisRequest,
+        request: Request,
+        authorization: Annotated[str | None, Header()] = None,
+    ) -> dict[str, Any]:
+        """Sets up a position and starts thinking about it; poll ``GET /api/analysis/{id}``."""
+        base: list[str] = []
+        source: dict[str, Any] = {"game_id": None, "ply": None}
+        if body.game_id is not None:
+            live = await service.get(body.game_id)
+            refuse_in_play(live, bearer(authorization))
+            if body.game is not None and game_class(body.game).id != live.game.id:
+                raise ApiError(422, "invalid_request", f"game {body.game_id} is not {body.game}")
+            ply = len(live.moves) if body.ply is None else body.ply
+            if ply > len(live.moves):
+                raise ApiError(404, "no_such_position", f"the game has {len(live.moves)} moves")
+            base = [m.text for m in live.moves[:ply]]
+            game_id, options = live.game.id, dict(live.options)
+            public = dict(live.public_options)
+            source = {"game_id": live.id, "ply": ply}
+        elif body.game is not None:
+            game_id, options = game_class(body.game).id, dict(body.options)
+            public = None
+        else:
+            raise ApiError(422, "invalid_request", "name a game, or a game_id of this server")
+        game = with_aids(game_id, options)
+        moves = [*base, *(m.strip() for m in body.moves)]
+        state, moves = await asyncio.to_thread(replay, game, moves)
+        step = StepRequest(game.id, dict(game.options), tuple(moves), 1)
+        session = analyses.start(client_of(request.scope), step, state)
+        view = state.view(None)
+        if public is not None:  # a game of this server: its options as its players see them
+            view["options"] = {**public, **({"aids": True} if "aids" in game.options else {})}
+        return {
+            **session.news(),
+            "game": game.id,
+            "title": game.title,
+            # a position set up by moves: every option (a seed included), to set up the next
+            "options": dict(game.options) if public is None else view["options"],
+            "moves": moves,
+            "base": len(base),
+            **source,
+            "view": view,
+        }
+
+    @router.get("/analysis/{analysis_id}", responses=_refusals(404))
+    async def analysis_news(
+        analysis_id: AnalysisId,
+        after: Annotated[int, Query(ge=0, description="the last step seen")] = 0,
+        wait: Annotated[float, Query(ge=0, le=WAIT, description="seconds to wait")] = WAIT,
+    ) -> dict[str, Any]:
+        """The deepest result so far, once deeper than ``after`` (waits up to ``wait`` s):
+        ``analysis`` (the mover's winning chance, best line, candidates), ``step``, ``done``."""
+        return await analyses.news(analysis_id, after, wait)
+
+    @router.delete("/analysis/{analysis_id}", status_code=204, responses=_refusals(404))
+    async def stop_analysis(analysis_id: AnalysisId) -> Response:
+        """Stops thinking (the page left the position)."""
+        analyses.stop(analysis_id)
+        return Response(status_code=204)
+
+    @router.get("/analysis/{analysis_id}/hint", responses=_refusals(404))
+    async def analysis_hint(
+        analysis_id: AnalysisId,
+        cell: Annotated[str | None, Query(max_length=8)] = None,
+    ) -> Any:
+        """The game's hint in the analysed position (aids are on in analysis)."""
+        session = analyses.get(analysis_id)
+        state = session.state
+        if not supports_hints(state.game):
+            raise ApiError(404, "no_hints", f"{state.game.title} has no hints")
+        try:
+            return await asyncio.to_thread(hint, state, cell)
+        except NoHint as error:
+            return JSONResponse(
+                {"game": state.game.id, "ply": state.ply, "kind": "none", "message": str(error)}
+            )
+        except ValueError as error:
+            raise ApiError(422, "bad_cell", str(error)) from None
+
+    return router

@@ -1,0 +1,411 @@
+"""Durable storage: the database engine, migrations, and one writer that commits in batches.
+
+Every change the server accepts is a *write job* (rows to write, or a
+function of a connection). The jobs that queue up while a commit is under
+way run together in a single transaction and one commit (one fsync), then
+each waiting request wakes: it tells nobody about its change before that
+commit returned. A failing batch is retried job by job, so one bad job
+cannot sink the others.
+
+SQLite runs in WAL mode with ``synchronous=FULL``, so a commit that returned
+survives a crash of the process or of the machine. PostgreSQL is used as
+is (its default ``fsync=on`` and ``synchronous_commit=on`` give the same).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import functools
+import logging
+import queue
+import threading
+import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any, TypeVar
+
+from sqlalchemy import Connection, Engine, Table, bindparam, create_engine, event, insert, make_url
+
+log = logging.getLogger("sansu.server")
+
+T = TypeVar("T")
+
+
+class Rows:
+    """A write given as rows: inserts, and updates of one row by its ``id``.
+
+    The writer merges the rows of every job in a batch into one statement
+    per table (``executemany``), which is much cheaper than a statement per
+    row. Jobs of one batch never touch the same game (a game's changes wait
+    for each other's commits), so merging cannot reorder what matters.
+    """
+
+    __slots__ = ("fences", "inserts", "updates")
+
+    def __init__(self) -> None:
+        self.inserts: list[tuple[Table, dict[str, Any]]] = []
+        self.updates: list[tuple[Table, Any, dict[str, Any]]] = []
+        self.fences: list[tuple[Table, Any, str, Any, Any]] = []
+
+    def fence(self, table: Table, key: Any, column: str, seen: Any, new: Any) -> None:
+        """Writes nothing unless ``column`` of the row ``key`` still holds ``seen`` (it is
+        then set to ``new``): a change made from a stale copy is refused whole
+        (:class:`Fenced`). The fences of a batch are checked in one statement."""
+        self.fences.append((table, key, column, seen, new))
+
+    def insert(self, table: Table, row: dict[str, Any]) -> None:
+        self.inserts.append((table, row))
+
+    def update(self, table: Table, key: Any, values: dict[str, Any]) -> None:
+        self.updates.append((table, key, values))
+
+
+WriteJob = Callable[[Connection], Any] | Rows
+
+
+@functools.cache
+def _insert_statement(table: Table) -> Any:
+    return insert(table)
+
+
+@functools.cache
+def _update_statement(table: Table, names: tuple[str, ...]) -> Any:
+    """``UPDATE table SET name = :v_name, ... WHERE id = :k_id``, built once per column set."""
+    return (
+        table.update()
+        .where(table.c.id == bindparam("k_id"))
+        .values({name: bindparam(f"v_{name}", type_=table.c[name].type) for name in names})
+    )
+
+
+@functools.cache
+def _fence_statement(table: Table, column: str) -> Any:
+    """``UPDATE table SET column = :v_new WHERE id = :k_id AND column = :k_seen``."""
+    return (
+        table.update()
+        .where(table.c.id == bindparam("k_id"), table.c[column] == bindparam("k_seen"))
+        .values({column: bindparam("v_new", type_=table.c[column].type)})
+    )
+
+
+MIGRATIONS = Path(__file__).resolve().parents[1] / "migrations"
+MAX_BATCH = 256
+CHECKPOINT_EVERY = 1.0
+"""Seconds between SQLite WAL checkpoints while writes go on."""
+
+
+def normalise_url(url: str) -> str:
+    """A SQLAlchemy URL from what a person types: a plain path means a SQLite file,
+    and ``postgresql://`` uses the psycopg 3 driver."""
+    if "://" not in url:
+        return f"sqlite:///{Path(url).expanduser().resolve()}"
+    if url.startswith(("postgresql://", "postgres://")):
+        return "postgresql+psycopg://" + url.split("://", 1)[1]
+    return url
+
+
+def make_engine(url: str) -> Engine:
+    """An engine for ``url``; SQLite files get WAL, ``synchronous=FULL`` and foreign keys."""
+    url = normalise_url(url)
+    parsed = make_url(url)
+    if parsed.get_backend_name() == "sqlite":
+        database = parsed.database or ""
+        if not database or database == ":memory:":
+            raise ValueError("the server needs a SQLite file, not an in-memory database")
+        Path(database).parent.mkdir(parents=True, exist_ok=True)
+        engine = create_engine(
+            url,
+            connect_args={"check_same_thread": False, "timeout": 30},
+            pool_size=8,
+            max_overflow=8,
+        )
+
+        @event.listens_for(engine, "connect")
+        def _pragmas(dbapi_connection: Any, _record: Any) -> None:
+            cursor = dbapi_connection.cursor()
+            cursor.execute("PRAGMA journal_mode=WAL")
+            cursor.execute("PRAGMA synchronous=FULL")
+            cursor.execute("PRAGMA foreign_keys=ON")
+            cursor.execute("PRAGMA busy_timeout=30000")
+            cursor.close()
+
+        return engine
+    return create_engine(url, pool_size=8, max_overflow=8, pool_pre_ping=True)
+
+
+def migrate(engine: Engine) -> None:
+    """Brings the schema up to date (Alembic ``upgrade head``)."""
+    from alembic import command
+    from alembic.config import Config
+
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    config.set_main_option("sqlalchemy.url", engine.url.render_as_string(hide_password=False))
+    with engine.begin() as connection:
+        config.attributes["connection"] = connection
+        command.upgrade(config, "head")
+
+
+class StoreError(Exception):
+    """The store could not commit a change (the change did not happen)."""
+
+
+class Fenced(Exception):
+    """A fenced row changed since the change was made from it: nothing is written."""
+
+
+class _Job:
+    __slots__ = ("error", "fn", "future", "loop", "result")
+
+    def __init__(self, fn: WriteJob, loop: asyncio.AbstractEventLoop | None) -> None:
+        self.fn = fn
+        self.loop = loop
+        self.future: asyncio.Future[Any] | None = loop.create_future() if loop else None
+        self.result: Any = None
+        self.error: BaseException | None = None
+
+
+class Store:
+    """The database of one server: batched durable writes and reads off the event loop."""
+
+    def __init__(self, url: str, *, inline: bool | None = None) -> None:
+        self.url = normalise_url(url)
+        self.engine = make_engine(self.url)
+        self.dialect = self.engine.dialect.name
+        self.inline = self.dialect == "sqlite" if inline is None else inline
+        """SQLite: statements run on the event loop (microseconds each, no GIL handovers)
+        and only the commit, which waits for the disk, in a thread. Other databases answer
+        over the network, so their whole batch runs in the writer thread."""
+        self._queue: queue.Queue[_Job | None] = queue.Queue()
+        self._thread: threading.Thread | None = None
+        self._pending: list[_Job] = []
+        self._flusher: asyncio.Task[None] | None = None
+        self._connection: Connection | None = None
+        self._committer: ThreadPoolExecutor | None = None
+        """Commits wait only for each other, never behind other threads' work."""
+        self._checkpointing: asyncio.Task[None] | None = None
+        self._checkpointed = 0.0
+        self._open = False
+        self.batches = 0
+        self.jobs = 0
+        self.sql_seconds = 0.0
+        self.commit_seconds = 0.0
+
+    def open(self) -> None:
+        """Migrates the schema and starts the writer."""
+        migrate(self.engine)
+        self._open = True
+        if self._committer is None:
+            self._committer = ThreadPoolExecutor(1, thread_name_prefix="sansu-commit")
+        if not self.inline and self._thread is None:
+            self._thread = threading.Thread(target=self._writer, name="sansu-writer", daemon=True)
+            self._thread.start()
+
+    async def drain(self) -> None:
+        """Waits for the writes and the checkpoint in flight (before closing)."""
+        if self._flusher is not None:
+            await asyncio.shield(self._flusher)
+        if self._checkpointing is not None:
+            await asyncio.shield(self._checkpointing)
+
+    def close(self) -> None:
+        self._open = False
+        if self._thread is not None:
+            self._queue.put(None)
+            self._thread.join(timeout=30)
+            self._thread = None
+        if self._connection is not None:
+            self._connection.close()
+            self._connection = None
+        if self._committer is not None:
+            self._committer.shutdown(wait=True)
+            self._committer = None
+        self.engine.dispose()
+
+    async def write(self, fn: WriteJob) -> Any:
+        """Runs ``fn`` in a committed transaction; returns once the commit is durable.
+
+        Raises :class:`StoreError` when it could not be committed.
+        """
+        if not self._open:
+            raise StoreError("the store is closed")
+        job = _Job(fn, asyncio.get_running_loop())
+        assert job.future is not None
+        if self.inline:
+            self._pending.append(job)
+            if self._flusher is None:
+                self._flusher = asyncio.get_running_loop().create_task(self._flush())
+        else:
+            self._queue.put(job)
+        return await job.future
+
+    # -- SQLite: statements on the loop, commits in a thread ---------------------------
+
+    async def _flush(self) -> None:
+        try:
+            while self._pending:
+                batch = self._pending[:MAX_BATCH]
+                del self._pending[:MAX_BATCH]
+                if not await self._commit_inline(batch) and len(batch) > 1:
+                    for job in batch:
+                        await self._commit_inline([job])
+                for job in batch:
+                    self._settle(job)
+                now = time.monotonic()
+                if self._checkpointing is None and now - self._checkpointed > CHECKPOINT_EVERY:
+                    self._checkpointed = now
+                    self._checkpointing = asyncio.get_running_loop().create_task(self._checkpoint())
+        finally:
+            self._flusher = None
+
+    async def _checkpoint(self) -> None:
+        """Copies committed pages from the WAL into the database file, beside the writer
+        (a passive checkpoint never blocks a commit), so no commit waits for it."""
+        try:
+            await asyncio.to_thread(self._checkpoint_now)
+        except Exception:
+            log.exception("a WAL checkpoint failed")
+        finally:
+            self._checkpointing = None
+
+    def _checkpoint_now(self) -> None:
+        with self.engine.connect() as connection:
+            connection.exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)")
+
+    async def _commit_inline(self, batch: list[_Job]) -> bool:
+        if self._connection is None:
+            self._connection = self.engine.connect()
+            # checkpoints run beside the commits (see _checkpoint), never inside one
+            self._connection.exec_driver_sql("PRAGMA wal_autocheckpoint=0")
+            self._connection.commit()
+        connection = self._connection
+        transaction = connection.begin()
+        try:
+            started = time.perf_counter()
+            self._run_jobs(connection, batch)
+            written = time.perf_counter()
+            await asyncio.get_running_loop().run_in_executor(self._committer, transaction.commit)
+            self.sql_seconds += written - started
+            self.commit_seconds += time.perf_counter() - written
+        except Exception:
+            try:
+                transaction.rollback()
+            except Exception:  # a broken connection: start afresh next time
+                connection.invalidate()
+                self._connection = None
+            if len(batch) == 1:
+                log.exception("a write failed")
+                batch[0].error = StoreError("the change could not be stored")
+            return False
+        self.batches += 1
+        self.jobs += len(batch)
+        return True
+
+    @staticmethod
+    def _settle(job: _Job) -> None:
+        future = job.future
+        if future is None or future.done():
+            return
+        if job.error is not None:
+            future.set_exception(job.error)
+        else:
+            future.set_result(job.result)
+
+    @classmethod
+    def _run_jobs(cls, connection: Connection, batch: list[_Job]) -> None:
+        rows: list[Rows] = []
+        for job in batch:
+            job.error = None
+            if isinstance(job.fn, Rows):
+                rows.append(job.fn)
+            else:
+                job.result = job.fn(connection)
+        if rows:
+            cls.write_rows(connection, rows)
+
+    def write_now(self, fn: WriteJob) -> Any:
+        """:meth:`write` for code outside the event loop (imports, tools)."""
+        with self.engine.begin() as connection:
+            return fn(connection)
+
+    async def read(self, fn: Callable[[Connection], T]) -> T:
+        """Runs ``fn`` on a connection in a worker thread."""
+        return await asyncio.to_thread(self.read_now, fn)
+
+    def read_now(self, fn: Callable[[Connection], T]) -> T:
+        with self.engine.connect() as connection:
+            return fn(connection)
+
+    # -- the writer thread ---------------------------------------------------------
+
+    def _writer(self) -> None:
+        stop = False
+        while not stop:
+            first = self._queue.get()
+            if first is None:
+                break
+            batch = [first]
+            while len(batch) < MAX_BATCH:
+                try:
+                    job = self._queue.get_nowait()
+                except queue.Empty:
+                    break
+                if job is None:
+                    stop = True
+                    break
+                batch.append(job)
+            self._run_batch(batch)
+
+    def _run_batch(self, batch: list[_Job]) -> None:
+        try:
+            with self.engine.begin() as connection:
+                self._run_jobs(connection, batch)
+        except Exception:
+            if len(batch) == 1:
+                log.exception("a write failed")
+                batch[0].error = StoreError("the change could not be stored")
+            else:
+                for job in batch:
+                    job.result = None
+                    self._run_batch([job])
+                return
+        self.batches += 1
+        self.jobs += len(batch)
+        for job in batch:
+            self._wake(job)
+
+    @staticmethod
+    def write_rows(connection: Connection, jobs: list[Rows]) -> None:
+        """Writes the rows of ``jobs``: one statement per table and kind."""
+        inserts: dict[Table, list[dict[str, Any]]] = {}
+        updates: dict[tuple[Table, tuple[str, ...]], list[dict[str, Any]]] = {}
+        fences: dict[tuple[Table, str], list[dict[str, Any]]] = {}
+        for job in jobs:
+            for table, key, column, seen, new in job.fences:
+                fence = {"k_id": key, "k_seen": seen, "v_new": new}
+                fences.setdefault((table, column), []).append(fence)
+        for (table, column), params in fences.items():
+            if connection.execute(_fence_statement(table, column), params).rowcount != len(params):
+                raise Fenced(", ".join(str(p["k_id"]) for p in params))
+        for job in jobs:
+            for table, row in job.inserts:
+                inserts.setdefault(table, []).append(row)
+            for table, key, values in job.updates:
+                names = tuple(sorted(values))
+                params = {f"v_{name}": values[name] for name in names}
+                params["k_id"] = key
+                updates.setdefault((table, names), []).append(params)
+        for table, table_rows in inserts.items():
+            connection.execute(_insert_statement(table), table_rows)
+        for (table, names), params in updates.items():
+            connection.execute(_update_statement(table, names), params)
+
+    @staticmethod
+    def _wake(job: _Job) -> None:
+        if job.loop is None or job.future is None:
+            return
+
+        with contextlib.suppress(RuntimeError):
+            job.loop.call_soon_threadsafe(Store._settle, job)

@@ -1,0 +1,178 @@
+"""Messages between the nodes of a cluster, over Redis pub/sub.
+
+Two kinds travel:
+
+- **news** of a game, published by its judge after each commit on one of 16
+  lanes (``sansu:games:N``, N from the game id, as lila's Redis channels):
+  the change's events with their numbers and what the other nodes need to
+  apply it to their copy (:mod:`~sansu.server.cluster.news`). The events are
+  committed and numbered in the database first, so a news lost (Redis
+  restarting) or repeated can neither skip nor repeat an event for a client:
+  a node that sees a gap in the numbers reads the store.
+- **requests** to a judging node (``sansu:node:ID``) and their replies: a
+  move, a resignation or a join made on a node that does not judge the game.
+
+A node publishes its news and replies in order, from one queue, in batches
+(one round trip for all that waits): a game's news arrive in the order of its
+commits, and a reply after the news of the change it answers.
+
+The reader reconnects by itself; after each (re)connection it calls
+``on_connect`` so the node catches up on what it may have missed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import uuid
+import zlib
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from redis.asyncio import Redis
+from redis.exceptions import RedisError
+
+from sansu.server.base.background import Background
+from sansu.server.base.errors import ApiError
+from sansu.server.cluster.pubsub import listen
+
+log = logging.getLogger("sansu.server")
+
+NEWS = "sansu:games"
+LANES = 16
+"""News channels: a game's news always go on the same one, so they stay in order."""
+REQUEST_TIMEOUT = 3.0
+"""Seconds to wait for a judging node's reply before asking again who judges."""
+BATCH = 256
+"""Most messages published in one round trip."""
+
+
+def node_channel(node: str) -> str:
+    return f"sansu:node:{node}"
+
+
+def news_channel(game_id: str) -> str:
+    """The lane of ``game_id``'s news."""
+    return f"{NEWS}:{zlib.crc32(game_id.encode('utf-8', 'surrogatepass')) % LANES}"
+
+
+NEWS_CHANNELS = frozenset(f"{NEWS}:{lane}" for lane in range(LANES))
+
+NewsHandler = Callable[[dict[str, Any]], None]
+RequestHandler = Callable[[dict[str, Any]], Awaitable[dict[str, Any]]]
+
+
+class Fanout:
+    """This node's side of the cluster's messages: news out and in, requests and replies."""
+
+    def __init__(
+        self,
+        redis: Redis,
+        node: str,
+        on_news: NewsHandler,
+        on_request: RequestHandler,
+        on_connect: Callable[[], None],
+    ) -> None:
+        self.redis = redis
+        self.node = node
+        self.on_news = on_news
+        self.on_request = on_request
+        self.on_connect = on_connect
+        self._waiting: dict[str, asyncio.Future[dict[str, Any]]] = {}
+        self._outbox: asyncio.Queue[tuple[str, str]] = asyncio.Queue()
+        self.background = Background()
+        self.connected = asyncio.Event()
+        self.published = 0
+        self.batches = 0
+
+    # -- out -------------------------------------------------------------------------
+
+    def announce(self, news: dict[str, Any]) -> None:
+        """Tells every node the news of game ``news["g"]`` (see :mod:`game_news`)."""
+        message = json.dumps({**news, "node": self.node}, separators=(",", ":"))
+        self._outbox.put_nowait((news_channel(str(news["g"])), message))
+
+    async def _publisher(self) -> None:
+        """Publishes the queued messages in order, all that wait in one round trip."""
+        while True:
+            batch = [await self._outbox.get()]
+            while len(batch) < BATCH and not self._outbox.empty():
+                batch.append(self._outbox.get_nowait())
+            try:
+                async with self.redis.pipeline(transaction=False) as pipe:
+                    for channel, message in batch:
+                        pipe.publish(channel, message)
+                    await pipe.execute()
+                self.published += len(batch)
+                self.batches += 1
+            except (RedisError, OSError) as error:  # the others fill the gap from the store
+                log.warning("cannot publish %d cluster messages: %s", len(batch), error)
+
+    async def ask(self, node: str, request: dict[str, Any]) -> dict[str, Any]:
+        """Sends ``request`` to ``node`` and waits for its reply; ``TimeoutError`` if none."""
+        rid = uuid.uuid4().hex
+        future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        self._waiting[rid] = future
+        try:
+            body = json.dumps({**request, "rid": rid, "from": self.node})
+            try:
+                listeners = await self.redis.publish(node_channel(node), body)
+            except RedisError as error:
+                log.warning("cannot reach node %s: %s", node, error)
+                raise ApiError(503, "cluster_unavailable", "the cluster is unavailable") from None
+            if not listeners:
+                raise TimeoutError
+            return await asyncio.wait_for(future, REQUEST_TIMEOUT)
+        finally:
+            self._waiting.pop(rid, None)
+
+    # -- in --------------------------------------------------------------------------
+
+    async def run(self) -> None:
+        """Reads news, requests and replies until cancelled, reconnecting as needed (and
+        publishes this node's own messages meanwhile)."""
+        self.background.spawn(self._publisher())
+        await listen(
+            self.redis,
+            [*sorted(NEWS_CHANNELS), node_channel(self.node)],
+            connected=self.connected,
+            on_connect=self.on_connect,
+            receive=self._receive,
+            what="cluster messages",
+        )
+
+    def _receive(self, message: dict[str, Any]) -> None:
+        try:
+            data = json.loads(message["data"])
+        except (ValueError, TypeError):
+            log.warning("an unreadable cluster message was ignored")
+            return
+        channel = message["channel"]
+        channel = channel.decode() if isinstance(channel, bytes) else channel
+        if channel in NEWS_CHANNELS:
+            if isinstance(data, dict) and data.get("node") != self.node:
+                try:
+                    self.on_news(data)
+                except Exception:  # a news this node cannot read: the store has it
+                    log.exception("a cluster news was ignored")
+        elif "reply" in data:
+            future = self._waiting.get(data["reply"])
+            if future is not None and not future.done():
+                future.set_result(data)
+        else:
+            self.background.spawn(self._answer(data))
+
+    async def _answer(self, request: dict[str, Any]) -> None:
+        try:
+            reply = await self.on_request(request)
+        except ApiError as error:
+            reply = {"error": {"status": error.status, **error.to_dict()["error"]}}
+        except Exception:
+            log.exception("a forwarded request failed")
+            reply = {"error": {"status": 500, "code": "internal", "message": "the server failed"}}
+        reply["reply"] = request["rid"]
+        self._outbox.put_nowait((node_channel(str(request["from"])), json.dumps(reply)))
+
+    async def stop(self) -> None:
+        await self.background.stop()

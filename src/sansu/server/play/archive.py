@@ -1,0 +1,246 @@
+"""The archive: listing games, replaying positions, exporting and importing JSON records.
+
+A game in play that nobody plays any more is **abandoned** (see
+:data:`ABANDON_AFTER`): it is listed apart from the games to watch, and
+stays whole, loaded by its link and resumed by its players' next move.
+
+A record (``sansu.GameRecord``) is checked by replaying every move before it
+is stored; an export carries who played and how the game ended. A game that
+keeps information from its players is exported only once it is over.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Callable
+from typing import Any
+
+from sqlalchemy import Connection, func, select
+
+import sansu
+from sansu.core.protocol import IllegalMove, Result
+from sansu.server.base.errors import ApiError
+from sansu.server.base.schema import games as games_table
+from sansu.server.base.schema import seats as seats_table
+from sansu.server.base.store import Store
+from sansu.server.play.hub import Hub
+from sansu.server.play.live import (
+    MAX_NAME,
+    LiveGame,
+    PlayedMove,
+    Seat,
+    hides_information,
+    is_text,
+    new_id,
+)
+from sansu.server.play.rounds import Rounds
+
+ABANDON_AFTER = 600.0
+"""Seconds after which a game in play is abandoned: nothing happened in it (no
+move, no seat taken) and no holder of a seat had a socket open on it for that
+long. Spectators do not count; computers never leave, so a game against the
+computer whose player closed the page is abandoned ten minutes later."""
+
+
+class Archive:
+    """Lists of games (to watch, abandoned, finished), records, positions."""
+
+    def __init__(
+        self,
+        rounds: Rounds,
+        store: Store,
+        clock: Callable[[], float],
+        hub: Hub,
+        abandon_after: float = ABANDON_AFTER,
+    ) -> None:
+        self.rounds = rounds
+        self.store = store
+        self.time = clock
+        self.hub = hub
+        self.abandon_after = abandon_after
+
+    async def list_games(
+        self, *, status: str | None, game: str | None, limit: int, offset: int
+    ) -> tuple[int, list[dict[str, Any]]]:
+        """Games, latest change first, of one game id and status if given.
+
+        Status ``archive`` means finished or imported; ``active`` lists the
+        games being played, ``abandoned`` the games in play nobody plays.
+        """
+        g = games_table
+        cutoff = self.time() - self.abandon_after
+        seen = sorted(self.hub.players_seen_since(cutoff))
+        recent = (g.c.updated_at >= cutoff) | g.c.id.in_(seen)
+
+        def read(c: Connection) -> tuple[int, list[dict[str, Any]]]:
+            where: list[Any] = [g.c.private.is_(False)]  # private games are never listed
+            if status == "archive":
+                where.append(g.c.status.in_(("finished", "imported")))
+            elif status == "active":
+                where += [g.c.status == "active", recent]
+            elif status == "abandoned":
+                where += [g.c.status == "active", ~recent]
+            elif status:
+                where.append(g.c.status == status)
+            if game:
+                where.append(g.c.game == game)
+            total = c.execute(select(func.count()).select_from(g).where(*where)).scalar_one()
+            rows = c.execute(
+                select(g)
+                .where(*where)
+                .order_by(g.c.updated_at.desc(), g.c.id)
+                .limit(limit)
+                .offset(offset)
+            ).all()
+            ids = [r.id for r in rows]
+            seat_rows = (
+                c.execute(select(seats_table).where(seats_table.c.game_id.in_(ids))).all()
+                if ids
+                else []
+            )
+            by_game: dict[str, list[dict[str, Any]]] = {}
+            for s in sorted(seat_rows, key=lambda s: s.seat):
+                by_game.setdefault(s.game_id, []).append(
+                    Seat(s.seat, s.kind, s.level, s.name, s.token_hash, None, s.user_id).public()
+                )
+            out = []
+            for r in rows:
+                out.append(
+                    {
+                        "id": r.id,
+                        "game": r.game,
+                        "options": r.public_options,
+                        "status": r.status,
+                        "abandoned": r.status == "active"
+                        and r.updated_at < cutoff
+                        and r.id not in seen,
+                        "casual": r.casual,
+                        "state": r.version,
+                        "ply": r.ply,
+                        "to_move": r.to_move,
+                        "result": r.result,
+                        "termination": r.termination,
+                        "seats": [
+                            {**seat, "bot": seat["seat"] in (r.meta or {}).get("bots", ())}
+                            for seat in by_game.get(r.id, [])
+                        ],
+                        "rematch_of": r.rematch_of,
+                        "rematch_id": r.rematch_id,
+                        "created_at": r.created_at,
+                        "updated_at": r.updated_at,
+                        "finished_at": r.finished_at,
+                    }
+                )
+            return total, out
+
+        return await self.store.read(read)
+
+    def record(self, live: LiveGame) -> dict[str, Any]:
+        """The game's JSON record (``sansu.GameRecord``), with who played and how it ended."""
+        if live.status == "active" and hides_information(live.state):
+            raise ApiError(
+                409,
+                "hidden_information",
+                "this game keeps information from its players; its record is shown when it is over",
+            )
+        bots = live.meta.get("bots", ())
+        players = [
+            {
+                "seat": s.seat,
+                "kind": s.kind,
+                "level": s.level,
+                "name": s.name,
+                "bot": s.seat in bots,
+            }
+            for s in live.seats
+        ]
+        metadata = dict(live.meta)
+        metadata.update(
+            {
+                "date": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(live.created_at)),
+                "server_game": live.id,
+                "players": players,
+                "status": live.status,
+            }
+        )
+        if live.termination is not None:
+            metadata["termination"] = live.termination
+        if live.result is not None and live.termination != "rules":
+            metadata["host_result"] = live.result
+        record = sansu.GameRecord(
+            live.game.id, dict(live.options), [m.text for m in live.moves], metadata
+        )
+        return record.to_dict()
+
+    async def import_record(self, data: Any) -> LiveGame:
+        """Stores a JSON record as an archived game (checked by replaying every move)."""
+        if not is_text(data):
+            raise ApiError(
+                422, "bad_record", "the record holds a lone surrogate (not Unicode text)"
+            )
+        try:
+            record = await asyncio.to_thread(sansu.GameRecord.from_dict, data)
+            states = await asyncio.to_thread(record.states)
+        except IllegalMove as error:
+            raise ApiError(422, "bad_record", str(error)) from None
+        except (ValueError, TypeError, KeyError) as error:
+            raise ApiError(422, "bad_record", str(error)) from None
+        final = states[-1]
+        game = record.load()
+        now = self.time()
+        meta = dict(record.metadata)
+        players = meta.get("players")
+        seats = []
+        for i in range(game.num_players):
+            name = None
+            if isinstance(players, list) and i < len(players):
+                p = players[i]
+                name = p.get("name") if isinstance(p, dict) else p if isinstance(p, str) else None
+            seats.append(Seat(i, "imported", None, str(name)[:MAX_NAME] if name else None))
+        result = None if final.result is None else final.result.to_dict()
+        termination = "rules" if result else None
+        host = meta.get("host_result")
+        if result is None and isinstance(host, dict):
+            try:
+                result = Result.from_dict(host).to_dict()
+                termination = str(meta.get("termination") or "host")[:16]
+            except (KeyError, TypeError, ValueError):
+                result = None
+        status = "finished" if result is not None else "imported"
+        moves = [PlayedMove(i + 1, m, None, now, i + 1) for i, m in enumerate(record.moves)]
+        live = LiveGame(
+            id=new_id(),
+            game=game,
+            state=final,
+            options=dict(game.options),
+            public_options=dict(final.view(None).get("options", game.options)),
+            seats=seats,
+            moves=moves,
+            status=status,
+            casual=True,
+            version=len(moves),
+            result=result,
+            termination=termination,
+            meta={"imported": True, **{k: v for k, v in meta.items() if k != "server_game"}},
+            created_at=now,
+            updated_at=now,
+            finished_at=now,
+        )
+        await self.rounds.insert(live)
+        return live
+
+    async def position(self, live: LiveGame, ply: int) -> dict[str, Any]:
+        """The position after ``ply`` moves, as a spectator sees it."""
+        if not 0 <= ply <= len(live.moves):
+            raise ApiError(
+                404, "no_such_position", f"this game has positions 0 to {len(live.moves)}"
+            )
+        texts = [m.text for m in live.moves[:ply]]
+        state = await asyncio.to_thread(live.game.play_moves, texts)
+        return {
+            "ply": ply,
+            "move": texts[-1] if texts else None,
+            "seat": live.moves[ply - 1].seat if ply else None,
+            "view": state.view(None),
+        }

@@ -1,0 +1,204 @@
+"""Playing: moves, resignations and takebacks by the holders of the seats.
+
+Only the holder of the seat to move can move, against the state number it
+saw; the engine judges every move. The one exception is a move the rules
+give to anyone watching (:data:`OPEN_MOVES`: Sumodoku's ``report``, the
+third-party observer's): any seat's holder or a spectator may make it, and
+the event says who did. Clocks that ran out are applied first, so
+a move that arrives after a deadline is refused by the clock's verdict.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterable
+
+from sqlalchemy import Connection, delete
+
+from sansu.core.protocol import IllegalMove, State
+from sansu.server.accounts.identity import Who
+from sansu.server.base import errors
+from sansu.server.base.errors import ApiError
+from sansu.server.base.schema import moves as moves_table
+from sansu.server.play.clocks import engine_clock
+from sansu.server.play.live import Change, LiveGame
+from sansu.server.play.rounds import Rounds
+from sansu.server.play.timekeeper import Timekeeper
+
+OPEN_MOVES: dict[str, frozenset[str]] = {"sumodoku": frozenset({"report"})}
+"""By game id: the first words of moves anyone may make, seated or not, in
+any turn. They use no turn (the engine keeps the same player to move)."""
+
+
+class Play:
+    """Moves, resignations and takebacks."""
+
+    def __init__(self, rounds: Rounds, timekeeper: Timekeeper) -> None:
+        self.rounds = rounds
+        self.timekeeper = timekeeper
+
+    async def play(self, game_id: str, who: Who, move: str, seen: int | None) -> LiveGame:
+        """Plays ``move`` for the token's seat against state number ``seen``."""
+        live = await self.rounds.get(game_id)
+        if self.is_open_move(live, move):
+            return await self._open_move(live, who, move, seen)
+        async with live.lock:
+            held = live.holder(who)
+            await self._ready_for_move(live, seen)
+            mover = live.state.to_move
+            if mover not in held:
+                raise ApiError(
+                    409,
+                    "not_your_turn",
+                    f"it is seat {mover}'s turn; you hold seat"
+                    f"{'s' if len(held) > 1 else ''} {', '.join(map(str, sorted(held)))}",
+                    to_move=mover,
+                )
+            new_state = self._judge(live.state, move)
+            await self.rounds.commit_move(live, new_state, mover)
+            return live
+
+    async def _ready_for_move(self, live: LiveGame, seen: int | None) -> None:
+        """Applies the clocks, then refuses a move in a game over or in another state."""
+        await self.timekeeper.apply_due(live)
+        if live.status != "active":
+            raise errors.game_over()
+        if seen is None:
+            raise ApiError(422, "state_required", "a move names the state number it was made in")
+        if seen != live.version:
+            raise errors.stale(seen, live.version)
+        if not live.casual and not live.ready:
+            raise ApiError(
+                409, "waiting_for_players", "a rated game starts once every seat is taken"
+            )
+
+    @staticmethod
+    def is_open_move(live: LiveGame, move: object) -> bool:
+        """Whether ``move`` is one that anyone watching may make (see :data:`OPEN_MOVES`)."""
+        words = OPEN_MOVES.get(live.game.id)
+        if not words or not isinstance(move, str) or not move.split():
+            return False
+        return move.split()[0].lower() in words
+
+    async def _open_move(self, live: LiveGame, who: Who, move: str, seen: int | None) -> LiveGame:
+        """Plays an open move for a seat's holder or, without a token, a spectator."""
+        async with live.lock:
+            reporter = min(live.holder(who)) if who else None
+            await self._ready_for_move(live, seen)
+            new_state = self._judge(live.state, move)
+            by = "spectator" if reporter is None else "player"
+            await self.rounds.commit_move(live, new_state, reporter, by=by, turn=False)
+            return live
+
+    @staticmethod
+    def _judge(state: State, move: str) -> State:
+        if not isinstance(move, str) or not move.strip():
+            raise ApiError(422, "illegal_move", "a move is text, e.g. r5c5")
+        try:
+            return state.play(move.strip())
+        except IllegalMove as error:
+            raise ApiError(422, "illegal_move", str(error), move=move.strip()) from None
+        except ValueError as error:
+            raise ApiError(422, "illegal_move", str(error), move=move.strip()) from None
+
+    async def resign(self, game_id: str, who: Who, seen: int | None = None) -> LiveGame:
+        live = await self.rounds.get(game_id)
+        async with live.lock:
+            held = live.holder(who)
+            await self.timekeeper.apply_due(live)
+            if live.status != "active":
+                raise errors.game_over()
+            if seen is not None and seen != live.version:
+                raise errors.stale(seen, live.version)
+            to_move = live.state.to_move
+            seat = to_move if to_move in held else min(held)
+            result = self.rounds.others_win(live, seat, f"seat {seat} resigned")
+            await self.rounds.finish(live, result, "resignation", "resign", seat=seat)
+            return live
+
+    def can_take_back(self, live: LiveGame, held: Iterable[int]) -> str | None:
+        """Why the holder of ``held`` may not take back now (``None``: they may)."""
+        held = set(held)
+        if not live.casual:
+            return "takebacks are only for casual games"
+        if not any(s.kind == "computer" for s in live.seats):
+            return "takebacks are only for games against the computer"
+        if live.status == "finished" and live.termination != "rules":
+            return f"the game ended by {live.termination}"
+        if live.status not in ("active", "finished"):
+            return "this game cannot be played on"
+        mine = [i for i, m in enumerate(live.moves) if m.seat in held]
+        if not mine:
+            return "you have no move to take back"
+        for m in live.moves[mine[-1] + 1 :]:
+            if m.seat is not None and m.seat not in held and live.seat_kind(m.seat) == "human":
+                return "another player has moved since your last move"
+        return None
+
+    async def take_back(self, game_id: str, who: Who, seen: int | None) -> LiveGame:
+        """Undoes the holder's last move and every computer reply after it."""
+        live = await self.rounds.get(game_id)
+        async with live.lock:
+            held = live.holder(who)
+            if seen is not None and seen != live.version:
+                raise errors.stale(seen, live.version)
+            why = self.can_take_back(live, held)
+            if why is not None:
+                raise ApiError(409, "no_takeback", why)
+            keep = max(i for i, m in enumerate(live.moves) if m.seat in held)
+            undone = [m.text for m in live.moves[keep:]]
+            kept = live.moves[:keep]
+            state = await asyncio.to_thread(live.game.play_moves, [m.text for m in kept])
+            change = Change(live)
+            now = change.now
+            version = live.version + 1
+            clock = live.clock.copy()
+            if clock.remaining is not None and live.ready:
+                if clock.running is not None and clock.since is not None:
+                    clock.remaining[clock.running] = max(
+                        0.0, clock.remaining[clock.running] - (now - clock.since)
+                    )
+                clock.running = state.to_move
+                clock.since = now
+            clock.set_engine(None, now)
+            if live.ready:
+                clock.set_engine(engine_clock(state.view(None)), now)
+            ev = self.rounds.event(change, "takeback", undone=undone, ply=keep)
+            ev.state = version
+
+            def write(c: Connection) -> None:
+                c.execute(
+                    delete(moves_table).where(
+                        moves_table.c.game_id == live.id, moves_table.c.ply > keep
+                    )
+                )
+
+            change.writes.append(write)
+
+            def apply() -> None:
+                live.state = state
+                live.version = version
+                live.moves = kept
+                live.clock = clock
+                live.status = "active"
+                live.result = None
+                live.termination = None
+                live.finished_at = None
+                live.rematch_offers = []
+
+            change.apply.append(apply)
+            row = {
+                "version": version,
+                "ply": keep,
+                "to_move": state.to_move,
+                "status": "active",
+                "result": None,
+                "termination": None,
+                "finished_at": None,
+                "clock": clock.to_json(),
+                "deadline": clock.deadline,
+                "computer_to_move": live.seat_kind(state.to_move) == "computer",
+                "rematch_offers": [],
+            }
+            await self.rounds.commit(change, row=row)
+            return live

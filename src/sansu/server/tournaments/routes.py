@@ -1,0 +1,104 @@
+"""The tournaments' HTTP routes (under ``/api/tournaments``): thin, over
+:class:`~sansu.server.tournaments.tournaments.Tournaments`.
+
+Reading is open to anyone; creating, entering, pausing, withdrawing and
+starting need a signed-in session and its ``X-CSRF-Token`` header (a bot's
+own API builds on the same domain calls).
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from fastapi import APIRouter, Body, Path, Query, Request
+from pydantic import BaseModel, ConfigDict, Field
+
+from sansu.server.accounts.identity import signed_session
+from sansu.server.accounts.users import User
+from sansu.server.base.requests import GameChoice, TimeControl, refusals
+from sansu.server.base.store import Store
+from sansu.server.tournaments.tournaments import Tournaments
+
+TournamentId = Annotated[str, Path(min_length=1, max_length=24, description="a tournament's id")]
+
+
+
+class CreateTournament(GameChoice):
+    format: Literal["arena", "swiss", "round_robin"]
+    time_control: TimeControl
+    name: str | None = Field(None, max_length=64)
+    rated: bool = Field(False, description="rated tournaments create rated games")
+    rounds: int | None = Field(None, ge=1, le=20, description="Swiss: the number of rounds")
+    minutes: float | None = Field(None, ge=1, le=1440, description="arena: its length")
+    streak: bool = Field(True, description="arena: double points after two wins in a row")
+    starts_in_minutes: float | None = Field(
+        None, ge=0, le=10080, description="starts by itself then (default: its creator starts it)"
+    )
+
+
+class Pause(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    paused: bool = True
+
+
+def build_tournaments_router(store: Store, tournaments: Tournaments) -> APIRouter:
+    router = APIRouter(prefix="/api/tournaments", tags=["tournaments"])
+
+    async def player(request: Request) -> User:
+        return (await signed_session(store, request))[1]
+
+    @router.get("", responses=refusals())
+    async def list_tournaments(
+        status: Annotated[Literal["upcoming", "running", "finished"] | None, Query()] = None,
+        limit: Annotated[int, Query(ge=1, le=200)] = 50,
+    ) -> dict[str, Any]:
+        """Tournaments, newest first."""
+        return {"tournaments": await tournaments.list_all(status, limit)}
+
+    @router.post("", status_code=201, responses=refusals(401, 403, 503))
+    async def create(body: CreateTournament, request: Request) -> dict[str, Any]:
+        """Creates an upcoming tournament (signed in)."""
+        user = await player(request)
+        spec = body.model_dump()
+        spec["time_control"] = body.time_control.model_dump()
+        return await tournaments.create(user, spec)
+
+    @router.get("/{tid}", responses=refusals(404))
+    async def get(tid: TournamentId) -> dict[str, Any]:
+        """The tournament: standings, rounds and their pairings (with game ids), podium."""
+        return await tournaments.get(tid)
+
+    @router.post("/{tid}/join", responses=refusals(401, 403, 404, 409))
+    async def join(tid: TournamentId, request: Request) -> dict[str, Any]:
+        """Enters the signed-in player (arenas: at any time; others: before the start)."""
+        return await tournaments.join(tid, await player(request))
+
+    @router.post("/{tid}/pause", responses=refusals(401, 403, 404, 409))
+    async def pause(
+        tid: TournamentId, request: Request, body: Annotated[Pause | None, Body()] = None
+    ) -> dict[str, Any]:
+        """Arena: ``{"paused": true}`` stops being paired, ``false`` comes back."""
+        paused = True if body is None else body.paused
+        return await tournaments.pause(tid, await player(request), paused)
+
+    @router.post("/{tid}/withdraw", responses=refusals(401, 403, 404, 409))
+    async def withdraw(tid: TournamentId, request: Request) -> dict[str, Any]:
+        """Leaves the tournament."""
+        return await tournaments.withdraw(tid, await player(request))
+
+    @router.post("/{tid}/games/{game_id}/token", responses=refusals(401, 403, 404, 409, 503))
+    async def seat_token(
+        tid: TournamentId,
+        game_id: Annotated[str, Path(min_length=1, max_length=24)],
+        request: Request,
+    ) -> dict[str, Any]:
+        """A seat token for the signed-in player's own game of this tournament, shown once
+        (for a page that plays by seat tokens); the seat's earlier token stops working."""
+        return await tournaments.seat_token(tid, game_id, await player(request))
+
+    @router.post("/{tid}/start", responses=refusals(401, 403, 404, 409))
+    async def start(tid: TournamentId, request: Request) -> dict[str, Any]:
+        """Starts it now (its creator only)."""
+        return await tournaments.start(tid, await player(request))
+
+    return router
