@@ -19,8 +19,8 @@ from pathlib import Path
 import numpy as np
 
 from sansu.ai.kernels.thirtyfive_eval import NAMES
-from sansu.ai.thirtyfive_data import generate
 from sansu.ai.thirtyfive_eval import fit, log_loss
+from sansu.ai.training.thirtyfive_data import generate
 
 
 def main(argv: list[str] | None = None) -> int:
