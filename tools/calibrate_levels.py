@@ -9,7 +9,7 @@ neighbouring levels so that a level that won every game gets a finite rating; th
 intervals come from the fit's Fisher information, relative to the anchor. The result is
 written to ``src/sansu/server/level_ratings.json``, which the server publishes.
 
-    python benchmarks/calibrate_levels.py --games 4 --time-ms 200
+    python tools/calibrate_levels.py --games 4 --time-ms 200
 """
 
 from __future__ import annotations
