@@ -4,13 +4,14 @@ Sections (each measured in this run, on this machine):
 
 * ``speed``: simulations per second at the initial position of Ultimate
   Tic-Tac-Toe, ours (compiled UCT + solver: uniform playouts, ``max``'s, the
-  network alone's (``netmax``), and ``max0``'s, the ``max`` before issue 21)
-  against OpenSpiel's C++ ``MCTSBot`` (random-rollout evaluator, uct_c=2);
-  median of several interleaved rounds, and the ratio (issue 21's target: ≥ 5×,
-  counting network evaluations as simulations: ``max`` makes a playout and a
-  network evaluation a simulation). Also Sansumoku's rate. Both searches
-  run in this process, timed in CPU seconds (``time.process_time``), so that
-  other work on a shared machine slows neither's figure.
+  network alone's (``netmax``), and ``max0``'s, the ``max`` before the value
+  network and the faster playouts) against OpenSpiel's C++ ``MCTSBot``
+  (random-rollout evaluator, uct_c=2); median of several interleaved rounds,
+  and the ratio (the target: ≥ 5×, counting network evaluations as
+  simulations: ``max`` makes a playout and a network evaluation a simulation).
+  Also Sansumoku's rate. Both searches run in this process, timed in CPU
+  seconds (``time.process_time``), so that other work on a shared machine
+  slows neither's figure.
 * ``openspiel``: our ``max`` against OpenSpiel's ``MCTSBot`` in Ultimate
   Tic-Tac-Toe at equal time per move, colours alternating. OpenSpiel splits
   a free move (any open section) into two decisions, section then cell; by
@@ -33,7 +34,7 @@ the load average is printed with them.
 Usage: ``python benchmarks/ai_bench.py [--games N] [--time-ms T] [--jobs J]
 [--rr-games N] [--only speed,openspiel,flat,medium,levels] [--all-games]
 [--rr-for GAMES] [--flat-for GAMES] [--medium-for GAMES] [--max SETTINGS]``.
-The issue's full OpenSpiel match is ``--only openspiel --games 200 --jobs 2``
+The full OpenSpiel match is ``--only openspiel --games 200 --jobs 2``
 (about 16 minutes on two cores).
 """
 
@@ -134,7 +135,7 @@ def speed(rounds: int = 7) -> dict[str, Any]:
         ("sansu UTTT, uniform playouts", "uniform"),
         ("sansu UTTT, max (see the levels)", "wins"),
         ("sansu UTTT, netmax (the network alone values leaves)", "netmax"),
-        ("sansu UTTT, as max0 searches (max before issue 21)", "max0"),
+        ("sansu UTTT, as max0 searches (the max of before)", "max0"),
         ("sansu Sansumoku (max)", "sansumoku"),
     ]
     for label, key in rows:
@@ -159,7 +160,7 @@ def speed(rounds: int = 7) -> dict[str, Any]:
             verdict = "met" if evals >= SPEED_TARGET else "MISSED"
             print(f"{'  counting its network evaluations as simulations':58} "
                   f"{2 * med[key]:10,.0f} /s     {evals:4.1f}× OpenSpiel "
-                  f"(the issue's count; target ≥ {SPEED_TARGET:.0f}×: {verdict})")  # fmt: skip
+                  f"(the target's count; target ≥ {SPEED_TARGET:.0f}×: {verdict})")  # fmt: skip
     print(load())
     return med
 

@@ -11,7 +11,7 @@ Sections (each measured in this run, on this machine):
 * ``match``: the shipped ``max`` (and, with ``--players``, ``netmax`` or
   ``netmix``) against ``max0`` (``max`` as it was before the network, kept as
   a benchmark player) at equal time per move, colours alternating; the score
-  with its 95% Wilson interval and the Elo difference. The issue's target:
+  with its 95% Wilson interval and the Elo difference. The target:
   ≥ 70% over at least 200 games a game.
   ``--simulations N`` plays at equal simulations instead (reproducible, and
   where the network's gain shows at small budgets; the target is at equal time).
@@ -22,7 +22,7 @@ there is nothing to play.
 
 Usage: ``python benchmarks/net_bench.py [--games N] [--time-ms T] [--jobs J]
 [--only speed,match] [--players max,netmax] [--for uttt,sansumoku] [--simulations N]``.
-The issue's full match is ``--only match --games 200 --jobs 2 --time-ms 100`` (some
+The full match is ``--only match --games 200 --jobs 2 --time-ms 100`` (some
 ten minutes per game and player on two cores).
 """
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-SCRIPT = Path(__file__).resolve().parent.parent / "benchmarks" / "calibrate_levels.py"
+SCRIPT = Path(__file__).resolve().parent.parent / "tools" / "calibrate_levels.py"
 
 
 def load():

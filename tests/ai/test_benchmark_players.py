@@ -16,7 +16,8 @@ MAX0_SETTINGS = {
     "thirtyfive": {"time_ms": 3000, "c_uct": 0.5, "playout": 1, "reuse": False},
     "sumodoku": {"time_ms": 3000, "c_uct": 0.8, "vision": "solve"},
 }
-"""``max`` as it was before issue 21 (in UTTT with the playouts' code of then): frozen."""
+"""``max`` as it was before the value network and the faster playouts (in UTTT with the
+playouts' code of then): frozen."""
 
 
 @pytest.mark.parametrize("game_id", sorted(MAX0_SETTINGS))
@@ -58,7 +59,7 @@ def test_only_the_levels_measured_stronger_with_the_network_use_it() -> None:
 def test_the_network_players_use_the_shipped_weights(game_id, name) -> None:
     net = shipped(game_id)
     assert net is not None and net.game == game_id
-    assert net.parameters * 4 < 200_000  # far below the issue's 5 MB
+    assert net.parameters * 4 < 200_000  # far below the 5 MB allowed
     game = sansu.load_game(game_id)
     state = game.initial_state().play("r5c5")
     a = make_player(game, name, seed=4).choose(state, simulations=800)

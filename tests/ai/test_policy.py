@@ -13,9 +13,7 @@ from sansu.ai.compiled import CompiledSearch, kernel, net_arguments
 from sansu.ai.kernels.tree import Tree
 from sansu.ai.kernels.valuenet import LEGAL_AT, MAX_ACTIVE, dense
 from sansu.ai.network import MOVES, PolicyNet, ValueNet, shipped
-from sansu.ai.selfplay import self_play
-from sansu.ai.training import TrainConfig, fit, loss, train
-from sansu.ai.workers import Mapper
+from sansu.ai.training import Mapper, TrainConfig, fit, loss, self_play, train
 from sansu.core.registry import load_game
 
 

@@ -14,8 +14,8 @@ from sansu.ai.compiled import CompiledSearch
 from sansu.ai.kernels import thirtyfive as TK
 from sansu.ai.kernels.thirtyfive_eval import N_FEATURES, NAMES, features, value
 from sansu.ai.kernels.tree import Tree
-from sansu.ai.thirtyfive_data import play_game
 from sansu.ai.thirtyfive_eval import NO_EVALUATOR, LeafModel, fit, log_loss, reference_features
+from sansu.ai.training.thirtyfive_data import play_game
 
 
 def random_positions(rows: int, cols: int, seed: int):

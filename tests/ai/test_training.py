@@ -10,9 +10,7 @@ import pytest
 
 from sansu.ai.kernels.valuenet import N_FEATURES
 from sansu.ai.network import ValueNet
-from sansu.ai.selfplay import match_game, self_play
-from sansu.ai.training import Run, TrainConfig, fit, loss, train
-from sansu.ai.workers import Mapper
+from sansu.ai.training import Mapper, Run, TrainConfig, fit, loss, match_game, self_play, train
 from sansu.cli.main import main
 
 TINY = {

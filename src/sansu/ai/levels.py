@@ -32,9 +32,8 @@ class Level:
     Ultimate Tic-Tac-Toe 2 also avoids moves that let the opponent win at once, 3 takes
     half the time a section-winning move, + 4 makes a free move a section choice then
     a cell choice in the tree (Sansumoku too), + 8 gives new children the kernel's
-    ``prior`` (both), + 16 draws a playout's moves with the slower code of before issue 21
-    (kept for ``max0``), + 32 takes section wins in playouts with any policy (see the
-    kernels)."""
+    ``prior`` (both), + 16 draws a playout's moves with the older, slower code (kept for
+    ``max0``), + 32 takes section wins in playouts with any policy (see the kernels)."""
     vision: str = "solve"
     """Sudoku Challenge: what the player deduces (see :mod:`sansu.ai.sight`)."""
     widening: float = 2.0
@@ -102,7 +101,7 @@ one move to the next. Against OpenSpiel's bot (40 games each, 200 ms a move) the
 ``max`` from 80% (plain playouts) to 88% (split free moves) and 91–94% (kept tree);
 ``c_uct`` 0.3 scored 62%, 0.8 85% and 1.1 88%. Over 600 games (three runs of 200,
 ``benchmarks/ai_bench.py --only openspiel``) ``max`` scored 91.5%, 89.5–92.5% per run; with
-the faster playouts of issue 21, 95.2% (91.4–97.4%) over 200; with the network and the
+the faster playouts, 95.2% (91.4–97.4%) over 200; with the network and the
 policy priors, 93.2% (88.9–96.0%) over 200, and with ``c_uct`` 0.35 beside them 95.0%
 (91.0–97.3%). The kernel's priors (+ 8) and
 section wins in playouts (+ 32) scored 45.0% and 43.8% against ``max0``: not used.
@@ -182,7 +181,7 @@ MAX0 = {
     "sumodoku": replace(GENERIC["max"], name="max0"),
     "challenge": replace(GENERIC["max"], name="max0"),
 }
-"""``max`` as it was before the value network and the search work of issue 21, written out
+"""``max`` as it was before the value network and the faster playouts, written out
 rather than derived from :data:`PER_GAME`, so that improving ``max`` leaves it unchanged
 (Ultimate Tic-Tac-Toe's also keeps the slower playouts of then: + 16)."""
 

@@ -4,7 +4,7 @@ The compiled search values a leaf with :func:`sansu.ai.kernels.thirtyfive_eval.v
 :func:`reference_features` computes the same features from an engine state's
 public methods (the tests hold the compiled ones to it), and :func:`fit` finds
 the weights by logistic regression in NumPy on positions labelled with the
-result of the game they came from (see :mod:`sansu.ai.thirtyfive_data`).
+result of the game they came from (see :mod:`sansu.ai.training.thirtyfive_data`).
 """
 
 from __future__ import annotations

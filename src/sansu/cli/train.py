@@ -57,8 +57,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from sansu.ai.training import TrainConfig, train
-    from sansu.ai.workers import Mapper
+    from sansu.ai.training import Mapper, TrainConfig, train
 
     names = [f.name for f in fields(TrainConfig) if f.name != "game"]
     try:

@@ -17,7 +17,8 @@ regenerates the puzzle and thus its solution, is withheld). Only
 
 The engine, one module per part: :mod:`.rounds` (the numbers and the order
 of play), :mod:`.moves`, :mod:`.sheet` (the score sheet), :mod:`.puzzles`,
-:mod:`.game` (the game and its positions) and :mod:`.view` (their JSON).
+:mod:`.game` (the game and its positions), :mod:`.turns` (how a position
+moves on from turn to turn and round to round) and :mod:`.view` (their JSON).
 Everything is importable from here.
 """
 

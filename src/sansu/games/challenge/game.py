@@ -2,8 +2,9 @@
 positions: the grid so far, the round and turn, the score sheet.
 
 Playing an entry checks it against the hidden solution: a correct one is
-placed and scored, a wrong one recorded (:mod:`.sheet`). The solution never
-leaves the state except through :meth:`ChallengeState.hidden_json`.
+placed and scored, a wrong one recorded (:mod:`.sheet`); then the turns and
+rounds move on (:mod:`.turns`). The solution never leaves the state except
+through :meth:`ChallengeState.hidden_json`.
 """
 
 from __future__ import annotations
@@ -14,24 +15,11 @@ from typing import Any
 
 from sansu.core.cells import cell_name
 from sansu.core.options import Option
-from sansu.core.protocol import Game, IllegalMove, Move, Result, State
+from sansu.core.protocol import Game, IllegalMove, Move, State
 from sansu.games.challenge.moves import CELL_ENTRIES, TIMEOUT, ChallengeMove, Entry, parse_entry
 from sansu.games.challenge.puzzles import check_puzzle, checked_puzzle, generated_puzzle
-from sansu.games.challenge.rounds import (
-    COMPLETION_BONUS,
-    DIFFICULTIES,
-    GRID_FULL_BONUS,
-    HANDICAPS,
-    SEQUENCES,
-    TEAM_NAMES,
-    TEAMS,
-    alternate_teams,
-    round_count,
-)
+from sansu.games.challenge.rounds import COMPLETION_BONUS, DIFFICULTIES, HANDICAPS, SEQUENCES, TEAMS
 from sansu.games.challenge.sheet import (
-    GRID_FULL,
-    PLAYED,
-    PLAYING,
     ErrorRecord,
     Placed,
     TurnRow,
@@ -39,6 +27,7 @@ from sansu.games.challenge.sheet import (
     completed_units,
     replace_row,
 )
+from sansu.games.challenge.turns import TurnsAndRounds
 from sansu.games.challenge.view import ChallengeView
 from sansu.sudoku.grid import SIZE, Grid, format_grid
 
@@ -148,7 +137,7 @@ class SudokuChallenge(Game):
         return parse_entry(text)
 
 
-class ChallengeState(ChallengeView, State):
+class ChallengeState(TurnsAndRounds, ChallengeView, State):
     """A position: the grid so far, the round and turn, the score sheet.
 
     States are immutable; :meth:`play` builds a new one. ``_solution`` is
@@ -400,70 +389,3 @@ class ChallengeState(ChallengeView, State):
         elif new._made == self.round_count:
             new._end_turn(timeout=False)
         return new
-
-    # Only the three methods below change a state in place, and only a fresh
-    # copy inside play() (or the initial state being built).
-
-    def _end_turn(self, *, timeout: bool) -> None:
-        index = len(self.sheet) - len(self.order) + self._pos
-        row = self.sheet[index]
-        self.sheet = replace_row(self.sheet, index, replace(row, status=PLAYED, timeout=timeout))
-        self.required_cell = None
-        self._made = 0
-        self._pos += 1
-        if self._pos == len(self.order):
-            self._start_round()
-        else:
-            self._start_turn()
-
-    def _start_round(self) -> None:
-        """Next round: its count, whether it is the final round, its order of play."""
-        options = self.game.options
-        players = self.game.num_players
-        self.round += 1
-        self.round_count = count = round_count(options["sequence"], self.round)
-        self.final_round = self._empty <= count * players
-        last = self.sheet[-1].player if self.sheet else None
-        if self.final_round and options["final_order"] == "increasing":
-            scores = self.scores
-            self.order = tuple(sorted(range(players), key=lambda p: scores[p]))
-        else:
-            self.order = tuple(range(players))
-        if self.final_round and options["teams"]:
-            self.order = alternate_teams(self.order, last)
-        handicap = options["handicap"] and self.round == 1
-        self.sheet = self.sheet + tuple(
-            TurnRow(self.round, p, count, HANDICAPS[p] if handicap else 0) for p in self.order
-        )
-        self._pos = 0
-        self._made = 0
-        self._start_turn()
-
-    def _start_turn(self) -> None:
-        index = len(self.sheet) - len(self.order) + self._pos
-        self.sheet = replace_row(self.sheet, index, replace(self.sheet[index], status=PLAYING))
-        self.to_move = self.order[self._pos]
-
-    def _finish(self) -> None:
-        """The grid is full: close the sheet, +10 to those left out, and the result."""
-        start = len(self.sheet) - len(self.order)
-        rows = list(self.sheet)
-        scores = list(self.scores)
-        rows[start + self._pos] = replace(rows[start + self._pos], status=PLAYED)
-        for index in range(start + self._pos + 1, len(rows)):
-            rows[index] = replace(rows[index], status=GRID_FULL, grid_full=GRID_FULL_BONUS)
-            scores[rows[index].player] += GRID_FULL_BONUS
-        self.sheet = tuple(rows)
-        self.scores = tuple(scores)
-        self.required_cell = None
-        self._made = 0
-        self.to_move = None
-        team_scores = self.team_scores
-        if team_scores is None:
-            reason = "grid complete, " + "–".join(str(s) for s in scores)
-            self.result = Result.by_scores(scores, reason)
-        else:
-            reason = "grid complete, " + ", ".join(
-                f"team {name} {s}" for name, s in zip(TEAM_NAMES, team_scores, strict=True)
-            )
-            self.result = Result.by_scores(team_scores, reason, teams=TEAMS)

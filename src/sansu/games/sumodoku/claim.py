@@ -1,7 +1,7 @@
 """Sumodoku's claim: ``sudoku``, then the claimant alone until the grid is full.
 
 The moves of the claim phase, apart from placements (which
-:class:`~sansu.games.sumodoku.state.SumodokuState` plays in both phases):
+:class:`~sansu.games.sumodoku.placements.PlacementMoves` plays in both phases):
 making the claim, ``erase`` and ``timeout``. Each takes a state and returns
 a new one; only a fresh copy is ever changed.
 """

@@ -1,8 +1,9 @@
 """The game Sumodoku (its deal, rule set and variants) and its positions: the board,
 every hand, the turn counts and the phase.
 
-A position answers the protocol's questions and plays placements, the move
-of both phases; the claim's other moves are in
+A position answers the protocol's questions and dispatches its moves:
+placements, the move of both phases, are in
+:mod:`~sansu.games.sumodoku.placements`, the claim's other moves in
 :mod:`~sansu.games.sumodoku.claim`, the honour variant's in
 :mod:`~sansu.games.sumodoku.honour`, its JSON in
 :mod:`~sansu.games.sumodoku.view`. For speed, every colour keeps an
@@ -13,12 +14,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from sansu.core.cells import cell_name
 from sansu.core.protocol import Game, IllegalMove, Move, Player, Result, State
 from sansu.core.sections import bits_of
 from sansu.games.sumodoku.claim import ClaimMoves
 from sansu.games.sumodoku.honour import HonourMoves
-from sansu.games.sumodoku.masks import masks_of, replaced
+from sansu.games.sumodoku.masks import masks_of
 from sansu.games.sumodoku.moves import (
     CHALLENGE,
     ERASES,
@@ -37,13 +37,12 @@ from sansu.games.sumodoku.numbers import (
     CLAIM_LAST,
     FULL,
     NOBODY,
-    OWN_PIECES,
     PIECES_PER_COLOUR,
     PLAY,
     ZERO_HAND,
     claim_minutes,
-    player_name,
 )
+from sansu.games.sumodoku.placements import PlacementMoves
 from sansu.games.sumodoku.setup import (
     DEFAULT_DEAL,
     DEFAULT_LAYOUT_SEED,
@@ -131,7 +130,7 @@ class Sumodoku(Game):
         return parse_move(text)
 
 
-class SumodokuState(ClaimMoves, HonourMoves, SumodokuView, State):
+class SumodokuState(PlacementMoves, ClaimMoves, HonourMoves, SumodokuView, State):
     """A Sumodoku position: the board, every hand, the turn counts and the phase."""
 
     __slots__ = (
@@ -410,88 +409,3 @@ class SumodokuState(ClaimMoves, HonourMoves, SumodokuView, State):
         if kind is Report:
             return self._report(move)  # type: ignore[arg-type]
         raise IllegalMove(f"not a move of Sumodoku: {move!r}")
-
-    # placements
-
-    def _place(self, move: Placement) -> SumodokuState:
-        cell, colour = move.cell, move.colour
-        player = self.to_move
-        assert player is not None
-        bit = 1 << cell
-        if self._filled & bit:
-            raise IllegalMove(f"{cell_name(cell)} already holds a {self._grid[cell]}", str(move))
-        hand = self._hands[player]
-        if not hand[colour]:
-            raise IllegalMove(self._no_piece_reason(player, colour), str(move))
-        claiming = self._phase == CLAIM
-        if self._blocked[colour] & bit and (claiming or not self.game.honour):
-            reason = self.game.rules.placement_error(self._grid, cell, colour)
-            raise IllegalMove(reason or "that placement breaks a rule", str(move))
-        new = self._copy()
-        new.last_move = move
-        new._grid = replaced(self._grid, cell, colour)
-        new._owner = replaced(self._owner, cell, player)
-        if self.game.honour:
-            new._order = replaced(self._order, cell, self.ply + 1)
-        new._filled = self._filled | bit
-        new._holes = self._holes & ~bit
-        blocked = list(self._blocked)
-        for c, m in self.game.masks.forbids[cell][colour]:
-            blocked[c] |= m
-        new._blocked = tuple(blocked)
-        left = replaced(hand, colour, hand[colour] - 1)
-        if self._pooled():
-            new._hands = (left, left)
-        elif player == 0:
-            new._hands = (left, self._hands[1])
-        else:
-            new._hands = (self._hands[0], left)
-        if claiming:
-            new._claim_cells = self._claim_cells | bit
-            if new._filled == FULL:
-                return new._finish_claim()
-            return new
-        turns = list(self._turns)
-        turns[player] += 1
-        new._turns = (turns[0], turns[1])
-        opponent = 1 - player
-        new.to_move = opponent
-        if not self.game.any_colour and not any(left) and new._clean_for(player):
-            new.to_move = None
-            new.result = Result.win(player, reason=f"all {OWN_PIECES} pieces placed")
-        elif not self.game.honour and not new.can_place(opponent) and not new.claim_open():
-            new.to_move = None
-            new.result = Result.win(player, reason=f"{player_name(opponent)} has no legal move")
-        return new
-
-    def _clean_for(self, player: Player) -> bool:
-        """True unless (honour variant) a piece of ``player`` broke a rule and still stands."""
-        if not self.game.honour:
-            return True
-        return not any(self._owner[c] == player for c in self.offending_cells())
-
-    def _no_piece_reason(self, player: Player, colour: int) -> str:
-        if self._phase == CLAIM:
-            return f"no {colour} is left to place"
-        if self.game.any_colour:
-            return f"the pool has no {colour} left"
-        mine = self.game.colours_of(player)
-        if colour not in mine:
-            names = ", ".join(map(str, mine[:-1])) + f" and {mine[-1]}"
-            return f"{colour} is not one of your colours (yours: {names})"
-        return f"you have no {colour} left"
-
-    def _remove(self, cell: int) -> None:
-        """Empty ``cell`` of this fresh copy and rebuild the blocked masks."""
-        bit = 1 << cell
-        self._grid = replaced(self._grid, cell, 0)
-        self._owner = replaced(self._owner, cell, NOBODY)
-        self._order = replaced(self._order, cell, 0)
-        self._filled &= ~bit
-        blocked = list(self.game.masks.start)
-        forbids = self.game.masks.forbids
-        for c, colour in enumerate(self._grid):
-            if colour:
-                for other, m in forbids[c][colour]:
-                    blocked[other] |= m
-        self._blocked = tuple(blocked)

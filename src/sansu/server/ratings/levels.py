@@ -1,7 +1,7 @@
 """The computer levels' published ratings, per game: fixed numbers that make a player's
 rating comparable with the computer's.
 
-They come from a round-robin between the levels (``benchmarks/calibrate_levels.py``),
+They come from a round-robin between the levels (``tools/calibrate_levels.py``),
 anchored at ``medium`` = 1500, and ship in ``levels.json`` beside this module
 with how they were made: games per pair, the thinking-time cap, and a 95% interval per
 level. They never change from game to game: games against the computer are casual.

@@ -32,7 +32,7 @@ import numpy as np
 
 from sansu.ai.arena import elo, wilson
 from sansu.ai.network import NET_GAMES, PolicyNet, ValueNet
-from sansu.ai.workers import Mapper
+from sansu.ai.training.workers import Mapper
 
 SAMPLE = 50_000
 """Positions on which a run reports the fitted network's loss."""
@@ -200,7 +200,7 @@ class Run:
     # -- one generation, step by step (each step skipped when its files exist) ---------
 
     def self_play(self, generation: int, mapper: Mapper) -> None:
-        from sansu.ai.selfplay import self_play
+        from sansu.ai.training.selfplay import self_play
 
         c = self.config
         out = self.gen_dir(generation)
@@ -249,7 +249,7 @@ class Run:
         return net
 
     def match(self, generation: int, candidate: ValueNet, mapper: Mapper) -> MatchReport:
-        from sansu.ai.selfplay import match_game
+        from sansu.ai.training.selfplay import match_game
 
         path = self.gen_dir(generation) / "match.json"
         if path.exists():
@@ -371,7 +371,7 @@ def train(
     """
     import time
 
-    from sansu.ai.workers import _bar
+    from sansu.ai.training.workers import _bar
 
     def bar(iterable: Any, total: int) -> Any:
         progress = _bar("fitting", total)

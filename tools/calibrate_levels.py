@@ -7,9 +7,9 @@ settings, each move's thinking time capped at ``--time-ms`` (what a server start
 on the Elo scale (a draw counts half a win for each side), with one virtual draw between
 neighbouring levels so that a level that won every game gets a finite rating; the 95%
 intervals come from the fit's Fisher information, relative to the anchor. The result is
-written to ``src/sansu/server/level_ratings.json``, which the server publishes.
+written to ``src/sansu/server/ratings/levels.json``, which the server publishes.
 
-    python benchmarks/calibrate_levels.py --games 4 --time-ms 200
+    python tools/calibrate_levels.py --games 4 --time-ms 200
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ import numpy as np
 from sansu.ai.arena import run_series, tasks
 from sansu.ai.levels import LEVELS, level_for
 
-OUT = Path(__file__).resolve().parent.parent / "src" / "sansu" / "server" / "level_ratings.json"
+OUT = Path(__file__).resolve().parent.parent / "src" / "sansu" / "server" / "ratings" / "levels.json"
 GAMES = ("uttt", "sansumoku", "sumodoku", "challenge", "thirtyfive")
 ANCHOR, ANCHOR_RATING = "medium", 1500.0
 ELO = 400.0 / math.log(10.0)

@@ -1,6 +1,6 @@
 """Fit 35's leaf evaluator on self-play games and report how well it predicts held-out games.
 
-    python benchmarks/thirtyfive_fit.py --games 3000 --simulations 1000 --jobs 2 \
+    python tools/thirtyfive_fit.py --games 3000 --simulations 1000 --jobs 2 \
         --out src/sansu/ai/weights/thirtyfive.npz
 
 Plays the games (or reads positions saved by an earlier run with ``--data``),
@@ -19,8 +19,8 @@ from pathlib import Path
 import numpy as np
 
 from sansu.ai.kernels.thirtyfive_eval import NAMES
-from sansu.ai.thirtyfive_data import generate
 from sansu.ai.thirtyfive_eval import fit, log_loss
+from sansu.ai.training.thirtyfive_data import generate
 
 
 def main(argv: list[str] | None = None) -> int:
