@@ -28,7 +28,7 @@ import numpy as np
 from sansu.ai.arena import run_series, tasks
 from sansu.ai.levels import LEVELS, level_for
 
-OUT = Path(__file__).resolve().parent.parent / "src" / "sansu" / "server" / "ratings" / "levels.json"
+OUT = Path(__file__).resolve().parents[1] / "src/sansu/server/ratings/levels.json"
 GAMES = ("uttt", "sansumoku", "sumodoku", "challenge", "thirtyfive")
 ANCHOR, ANCHOR_RATING = "medium", 1500.0
 ELO = 400.0 / math.log(10.0)

@@ -371,10 +371,10 @@ def train(
     """
     import time
 
-    from sansu.ai.training.workers import _bar
+    from sansu.ai.training.workers import progress_bar
 
     def bar(iterable: Any, total: int) -> Any:
-        progress = _bar("fitting", total)
+        progress = progress_bar("fitting", total)
         for item in iterable:
             yield item
             progress.update(1)

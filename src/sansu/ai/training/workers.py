@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 
-def _bar(desc: str, total: int) -> Any:
+def progress_bar(desc: str, total: int) -> Any:
     from tqdm import tqdm
 
     return tqdm(total=total, desc=desc, unit="task", file=sys.stderr, disable=None, leave=False)
@@ -45,7 +45,7 @@ class Mapper:
         """``(key, func(task))`` for each ``(key, task)`` of ``todo``, in order, as they finish."""
         if not todo:
             return
-        bar = _bar(desc, len(todo))
+        bar = progress_bar(desc, len(todo))
         try:
             for key, result in zip((k for k, _ in todo), self._results(func, todo), strict=True):
                 bar.update(1)
