@@ -4,9 +4,9 @@
 // challenge until it is accepted (then opens the game) or declined (and says why).
 // Bot accounts are marked BOT wherever their name is shown.
 
-import {go, route} from './app.js';
 import {keepSeats} from './api.js';
 import {h, installStyle} from './kit.js';
+import {go, route} from './router.js';
 import {call} from './session.js';
 import {announce, errorNotice} from './ui.js';
 

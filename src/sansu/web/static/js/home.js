@@ -3,11 +3,11 @@
 // rules pages rendered from the project's rules texts.
 
 import {account, api, heldSeats, keepInvite, keepSeats, myGameIds} from './api.js';
-import {go, route} from './app.js';
 import {KNOWN_GAMES, boardModule} from './games.js';
 import {h} from './kit.js';
 import {renderMarkdown} from './markdown.js';
 import {levelRatings} from './ratings.js';
+import {go, route} from './router.js';
 import {ago, errorNotice} from './ui.js';
 
 let catalogue = null;

@@ -3,10 +3,10 @@
 // game (creating and joining a rated game are ordinary calls: api.js sends the
 // session's CSRF token with every write).
 
-import {route} from './app.js';
 import {api, ApiError, errorText} from './api.js';
 import {KNOWN_GAMES} from './games.js';
 import {h, s} from './kit.js';
+import {route} from './router.js';
 import {errorNotice} from './ui.js';
 
 const SPEED_NAMES = {untimed: 'No clock', timed: 'Clock', correspondence: 'Correspondence'};
