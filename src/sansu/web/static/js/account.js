@@ -5,7 +5,7 @@
 // server's answers.
 
 import {accountChanged} from './api.js';
-import {botBadge, botPanels} from './bots.js';
+import {botBadge, botPanels} from './bot_account.js';
 import {h} from './kit.js';
 import {route} from './router.js';
 import {call} from './session.js';

@@ -2,8 +2,8 @@
 // finished games (to replay, filter by game, download the record).
 
 import {api} from './api.js';
+import {games} from './catalog.js';
 import {boardModule} from './games.js';
-import {games} from './home.js';
 import {h} from './kit.js';
 import {route} from './router.js';
 import {ago, errorNotice} from './ui.js';

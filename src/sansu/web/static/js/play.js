@@ -11,8 +11,8 @@ import {boardModule} from './games.js';
 import {h, s} from './kit.js';
 import {joinPage} from './play_join.js';
 import {panel} from './play_panel.js';
-import {applyRatings} from './ratings.js';
 import {go, route} from './router.js';
+import {applyRatings} from './seat_rating.js';
 import {announce, errorNotice, playSound} from './ui.js';
 
 route(/^\/(?:play|replay|watch)\/([\w-]+)$/, 'play', async (main, m) => {

@@ -4,8 +4,8 @@
 // page takes it away. When a game starts, every participant's browser goes to it.
 
 import {account, api, keepSeats} from './api.js';
+import {games} from './catalog.js';
 import {boardModule} from './games.js';
-import {games} from './home.js';
 import {h} from './kit.js';
 import {go, route} from './router.js';
 import {announce, errorNotice} from './ui.js';

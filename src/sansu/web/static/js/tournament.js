@@ -5,7 +5,7 @@
 // session's CSRF token (docs/server.md, "Accounts over HTTP").
 
 import {keepSeats} from './api.js';
-import {games} from './home.js';
+import {games} from './catalog.js';
 import {h, installStyle} from './kit.js';
 import {route} from './router.js';
 import {call} from './session.js';
