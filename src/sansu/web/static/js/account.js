@@ -4,10 +4,10 @@
 // the session's CSRF token, which only this site's pages can read from the
 // server's answers.
 
-import {route} from './app.js';
 import {accountChanged} from './api.js';
-import {botBadge, botPanels} from './bots.js';
+import {botBadge, botPanels} from './bot_account.js';
 import {h} from './kit.js';
+import {route} from './router.js';
 import {call} from './session.js';
 import {announce, errorNotice} from './ui.js';
 

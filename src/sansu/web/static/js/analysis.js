@@ -9,9 +9,9 @@
 // #/analysis/<game>?game_id=<id>&ply=<n>&moves=...    a game's position, then a variation
 
 import {api} from './api.js';
-import {route} from './app.js';
 import {boardModule} from './games.js';
 import {cellIndex, h} from './kit.js';
+import {route} from './router.js';
 import {announce, errorNotice} from './ui.js';
 
 const RETRY_MS = 1500;

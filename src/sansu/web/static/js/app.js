@@ -1,56 +1,12 @@
-// The app shell: a hash router over the pages (home, a game's page with its
-// rules and "Play" choices, a live game, the join page, games to watch, the
-// archive and replays, the board gallery). Hash routes keep every link
-// working from the static files alone: #/play/<game id> is a game to play,
-// #/join/<game id> invites to a free seat.
+// The app's entry point: loads every page (home, a game's page with its rules
+// and "Play" choices, a live game, the join page, games to watch, the archive
+// and replays, the lobby, accounts, bots, analysis, tournaments, ratings),
+// each of which registers its routes with router.js, adds the board gallery,
+// then starts the router. Nothing imports this module.
 
 import {renderGallery} from './gallery.js';
-import {h} from './kit.js';
+import {route, startRouter} from './router.js';
 import {setupToggles} from './ui.js';
-
-const routes = [];
-let leave = null;
-
-/** Registers a page: `pattern` is a RegExp over the hash path, `render(main, match, query)`. */
-export function route(pattern, nav, render) {
-  routes.push({pattern, nav, render});
-}
-
-/** Goes to a hash route (`#/…`). */
-export function go(hash) {
-  if (location.hash === hash) dispatch();
-  else location.hash = hash;
-}
-
-async function dispatch() {
-  const raw = location.hash.replace(/^#/, '') || '/';
-  const [path, qs] = raw.split('?');
-  const query = new URLSearchParams(qs || '');
-  const main = document.getElementById('main');
-  if (leave) {
-    try { leave(); } catch { /* a page that failed to clean up must not block the next */ }
-    leave = null;
-  }
-  for (const r of routes) {
-    const m = r.pattern.exec(path);
-    if (!m) continue;
-    document.querySelectorAll('[data-nav]').forEach((a) => {
-      if (a.dataset.nav === r.nav) a.setAttribute('aria-current', 'page');
-      else a.removeAttribute('aria-current');
-    });
-    main.replaceChildren();
-    try {
-      const cleanup = await r.render(main, m, query);
-      if (typeof cleanup === 'function') leave = cleanup;
-    } catch (error) {
-      console.error(error);
-      main.append(h('p', {class: 'notice error', role: 'alert'},
-        `Something went wrong: ${error.message || error}`));
-    }
-    return;
-  }
-  main.replaceChildren(h('h1', {}, 'Not found'), h('p', {}, h('a', {href: '#/'}, 'Back to the games')));
-}
 
 route(/^\/gallery$/, 'gallery', async (main) => {
   const items = window.sansuGalleryItems || [];
@@ -71,8 +27,7 @@ async function start() {
     import('./lobby.js'), import('./account.js'), import('./seeks.js'),
     import('./bots.js'), import('./analysis.js'), import('./tournament.js'), import('./ratings.js')]);
   for (const p of pages) if (p.status === 'rejected') console.error(p.reason);
-  window.addEventListener('hashchange', dispatch);
-  await dispatch();
+  await startRouter();
   document.documentElement.dataset.ready = 'true';
 }
 

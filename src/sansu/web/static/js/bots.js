@@ -1,32 +1,22 @@
-// Bots: the "challenge a bot" list (#/bots), a bot's profile with its challenge form
-// (#/bot/<name>), and the bot-account panels of the account page (becoming a bot,
-// API tokens). A challenge is answered by the bot's program; the page polls the
-// challenge until it is accepted (then opens the game) or declined (and says why).
-// Bot accounts are marked BOT wherever their name is shown.
+// Bots: the "challenge a bot" list (#/bots) and a bot's profile with its challenge
+// form (#/bot/<name>); the account page's bot panels are in bot_account.js. A
+// challenge is answered by the bot's program; the page polls the challenge until
+// it is accepted (then opens the game) or declined (and says why).
 
-import {go, route} from './app.js';
 import {keepSeats} from './api.js';
+import {botBadge} from './bot_account.js';
 import {h, installStyle} from './kit.js';
+import {go, route} from './router.js';
 import {call} from './session.js';
 import {announce, errorNotice} from './ui.js';
 
 const POLL_MS = 1000;
 
 installStyle('bots', `
-.bot-badge { display: inline-block; padding: 0 .35em; border-radius: .3em; font-size: .75em;
-  font-weight: 700; letter-spacing: .05em; vertical-align: middle;
-  background: var(--accent); color: var(--accent-fg); }
 .bot-list { list-style: none; padding: 0; }
 .bot-list li { padding: .4rem 0; }
 .bot-list .online { font-weight: 600; }
-.token-list { padding-left: 1.2rem; }
-.token-list li { margin: .3rem 0; }
 `);
-
-/** The BOT badge shown beside a bot account's name. */
-export function botBadge() {
-  return h('span', {class: 'bot-badge', title: 'a program playing through the bot API'}, 'BOT');
-}
 
 function botLink(bot) {
   return h('li', {class: 'bot-item'},
@@ -141,60 +131,3 @@ route(/^\/bot\/([\w-]+)$/, 'bots', async (main, m) => {
   main.append(form);
   return stop;
 });
-
-/** The account page's bot panels: becoming a bot, or a bot's API tokens. */
-export async function botPanels(me, redraw) {
-  if (!me.user.bot) {
-    const button = h('button', {type: 'button', class: 'btn'}, 'Make this a bot account');
-    const status = h('div', {'aria-live': 'polite'});
-    button.addEventListener('click', async () => {
-      try {
-        await call('POST', '/api/account/bot', undefined, me.csrf_token);
-        await redraw('This is now a bot account.');
-      } catch (error) {
-        status.replaceChildren(errorNotice(error.message));
-      }
-    });
-    return [h('section', {class: 'panel', 'aria-labelledby': 'become-bot-h'},
-      h('h2', {id: 'become-bot-h'}, 'Bot account'),
-      h('p', {class: 'muted'}, 'A bot account is played by a program through the bot API ',
-        '(see docs/bots.md), never from a browser. Only an account that has not played yet ',
-        'can become one, for good.'), status, button)];
-  }
-  const {tokens} = await call('GET', '/api/account/tokens');
-  const shown = h('div', {'aria-live': 'polite', 'data-testid': 'token-shown'});
-  const list = h('ul', {class: 'token-list'}, ...tokens.map((t) => {
-    const revoke = h('button', {type: 'button', class: 'btn', 'data-revoke': t.id}, 'Revoke');
-    revoke.addEventListener('click', async () => {
-      try {
-        await call('DELETE', `/api/account/tokens/${t.id}`, undefined, me.csrf_token);
-        await redraw(`Token "${t.label}" revoked.`);
-      } catch (error) {
-        shown.replaceChildren(errorNotice(error.message));
-      }
-    });
-    return h('li', {}, `${t.label} `, h('span', {class: 'muted'},
-      `(made ${new Date(t.created_at * 1000).toLocaleDateString()})`), ' ', revoke);
-  }));
-  const label = h('input', {id: 'token-label', name: 'label', required: true, maxlength: 40});
-  const form = h('form', {class: 'panel', 'aria-labelledby': 'tokens-h'},
-    h('h2', {id: 'tokens-h'}, 'API tokens'),
-    h('p', {class: 'muted'}, 'A token lets a program play as this bot: ',
-      h('code', {}, 'sansu bot --token-file FILE'), '. It is shown once, when made.'),
-    tokens.length ? list : h('p', {}, 'No token yet.'),
-    field('token-label', 'Label of a new token', label), shown,
-    h('button', {type: 'submit', class: 'btn primary'}, 'Create a token'));
-  form.addEventListener('submit', async (e) => {
-    e.preventDefault();
-    try {
-      const made = await call('POST', '/api/account/tokens', {label: label.value}, me.csrf_token);
-      await redraw('Token created: copy it now, it will not be shown again.');
-      const again = document.querySelector('[data-testid=token-shown]');
-      again?.replaceChildren(h('p', {}, 'Your new token: ',
-        h('code', {'data-testid': 'new-token'}, made.token)));
-    } catch (error) {
-      shown.replaceChildren(errorNotice(error.message));
-    }
-  });
-  return [form];
-}

@@ -3,39 +3,12 @@
 // rules pages rendered from the project's rules texts.
 
 import {account, api, heldSeats, keepInvite, keepSeats, myGameIds} from './api.js';
-import {go, route} from './app.js';
-import {KNOWN_GAMES, boardModule} from './games.js';
+import {catalog, gameInfo, games, levelRatings} from './catalog.js';
+import {boardModule} from './games.js';
 import {h} from './kit.js';
 import {renderMarkdown} from './markdown.js';
-import {levelRatings} from './ratings.js';
+import {go, route} from './router.js';
 import {ago, errorNotice} from './ui.js';
-
-let catalogue = null;
-
-/** The server's catalogue: {games: [{id, title, players, options}], levels}; a fallback offline. */
-export async function catalog() {
-  if (!catalogue) {
-    catalogue = api.catalog().catch(() => ({
-      games: KNOWN_GAMES.map((id) => ({id, options: []})),
-      levels: ['beginner', 'easy', 'medium', 'hard', 'max'],
-    }));
-  }
-  return catalogue;
-}
-
-/** Every game, in the order the home page shows them. */
-export async function games() {
-  const list = (await catalog()).games;
-  const order = (g) => {
-    const k = KNOWN_GAMES.indexOf(g.id);
-    return k < 0 ? KNOWN_GAMES.length : k;
-  };
-  return [...list].sort((a, b) => order(a) - order(b));
-}
-
-export async function gameInfo(id) {
-  return (await games()).find((g) => g.id === id || (g.aliases || []).includes(id)) || {id, options: []};
-}
 
 /** A non-interactive picture of a game's board, drawn from its sample position. */
 export async function boardPicture(id) {

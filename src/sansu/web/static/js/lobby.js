@@ -2,10 +2,10 @@
 // finished games (to replay, filter by game, download the record).
 
 import {api} from './api.js';
-import {route} from './app.js';
+import {games} from './catalog.js';
 import {boardModule} from './games.js';
 import {h} from './kit.js';
-import {games} from './home.js';
+import {route} from './router.js';
 import {ago, errorNotice} from './ui.js';
 
 function plural(n, word) {

@@ -7,13 +7,13 @@
 // join page in play_join.js.
 
 import {Live, api, dropToken, heldSeats, keepSeats} from './api.js';
-import {go, route} from './app.js';
 import {boardModule} from './games.js';
-import {applyRatings} from './ratings.js';
 import {h, s} from './kit.js';
-import {announce, errorNotice, playSound} from './ui.js';
 import {joinPage} from './play_join.js';
 import {panel} from './play_panel.js';
+import {go, route} from './router.js';
+import {applyRatings} from './seat_rating.js';
+import {announce, errorNotice, playSound} from './ui.js';
 
 route(/^\/(?:play|replay|watch)\/([\w-]+)$/, 'play', async (main, m) => {
   const page = new GamePage(main, m[1]);

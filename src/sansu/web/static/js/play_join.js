@@ -2,9 +2,9 @@
 // A private game (its invitation carries a join secret) shows nothing before joining.
 
 import {api, heldSeats, keepSeats} from './api.js';
-import {go} from './app.js';
 import {boardModule} from './games.js';
 import {h} from './kit.js';
+import {go} from './router.js';
 import {errorNotice} from './ui.js';
 
 export async function joinPage(main, id, secret) {

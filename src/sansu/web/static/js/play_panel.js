@@ -4,9 +4,9 @@
 // here so that each file holds one part of the page.
 
 import {api, inviteSecret} from './api.js';
-import {seatRating} from './ratings.js';
-import {reviewPanel} from './review.js';
 import {clockText, h, scrollWithin} from './kit.js';
+import {reviewPanel} from './review.js';
+import {seatRating} from './seat_rating.js';
 import {copyText} from './ui.js';
 
 export const panel = {

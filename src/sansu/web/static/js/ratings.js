@@ -1,12 +1,13 @@
 // Ratings on the web: a player's profile (#/@/NAME) with a rating chart per game,
-// the leaderboards (#/leaderboard/GAME), a player's rating beside their name in a
-// game (creating and joining a rated game are ordinary calls: api.js sends the
-// session's CSRF token with every write).
+// and the leaderboards (#/leaderboard/GAME). A player's rating beside their name
+// in a game is seat_rating.js's; creating and joining a rated game are ordinary
+// calls (api.js sends the session's CSRF token with every write).
 
-import {route} from './app.js';
 import {api, ApiError, errorText} from './api.js';
+import {levelRatings} from './catalog.js';
 import {KNOWN_GAMES} from './games.js';
 import {h, s} from './kit.js';
+import {route} from './router.js';
 import {errorNotice} from './ui.js';
 
 const SPEED_NAMES = {untimed: 'No clock', timed: 'Clock', correspondence: 'Correspondence'};
@@ -22,33 +23,6 @@ async function getJson(path) {
   const data = await res.json().catch(() => null);
   if (!res.ok) throw new ApiError(res.status, errorText(data) || `${res.status}`, data);
   return data;
-}
-
-/** The computer levels' published ratings in `game` ({level: rating}), or {}. */
-export function levelRatings(catalog, game) {
-  return catalog?.level_ratings?.[game] || {};
-}
-
-/** A seat's rating beside its name: `1500?`, then `1512 +12` once a rated game is rated. */
-export function seatRating(seat) {
-  const r = seat.rating;
-  if (!r) return null;
-  const change = r.change ? h('span', {class: `rating-change ${r.change.startsWith('-') ? 'down'
-    : 'up'}`, 'data-testid': `rating-change-${seat.seat}`}, ` ${r.change}`) : null;
-  const shown = r.change && r.after !== undefined ? `${r.after}${r.provisional ? '?' : ''}` : r.shown;
-  return h('span', {class: 'rating', 'data-testid': `rating-${seat.seat}`,
-    title: r.provisional ? 'provisional rating' : 'rating'}, ` ${shown}`, change);
-}
-
-/** Applies a `game_over` event's rating changes to the game's seats. */
-export function applyRatings(g, changes) {
-  for (const c of changes || []) {
-    const seat = g.seats[c.seat];
-    if (seat) {
-      seat.rating = {...(seat.rating || {}), change: c.change, after: c.after,
-        provisional: c.provisional, shown: c.shown};
-    }
-  }
 }
 
 /** A link to a player's profile. */

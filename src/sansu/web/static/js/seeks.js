@@ -4,10 +4,10 @@
 // page takes it away. When a game starts, every participant's browser goes to it.
 
 import {account, api, keepSeats} from './api.js';
-import {go, route} from './app.js';
+import {games} from './catalog.js';
 import {boardModule} from './games.js';
-import {games} from './home.js';
 import {h} from './kit.js';
+import {go, route} from './router.js';
 import {announce, errorNotice} from './ui.js';
 
 const LOOK_EVERY = 2000;

@@ -4,11 +4,11 @@
 // withdraw / start, and the podium once it is over. Every write carries the
 // session's CSRF token (docs/server.md, "Accounts over HTTP").
 
-import {call} from './session.js';
 import {keepSeats} from './api.js';
-import {route} from './app.js';
-import {games} from './home.js';
+import {games} from './catalog.js';
 import {h, installStyle} from './kit.js';
+import {route} from './router.js';
+import {call} from './session.js';
 import {announce, errorNotice} from './ui.js';
 
 const POLL_MS = 3000;
