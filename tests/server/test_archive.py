@@ -78,9 +78,9 @@ def test_finished_games_leave_memory_but_not_the_store(api: Api) -> None:
     gid, tokens = api.two_players("uttt")
     active = api.get(gid)
     service = api.client.app.state.service
-    assert not service.evict(gid)  # a game in play stays
+    assert not service.rounds.evict(gid)  # a game in play stays
     api.post(gid, "resign", tokens[0])
     before = api.get(gid)
-    assert service.evict(gid) and gid not in service.games
+    assert service.rounds.evict(gid) and gid not in service.rounds.games
     after = api.get(gid)
     assert after == before and after["state"] == active["state"] + 1

@@ -140,7 +140,7 @@ def test_two_directors_pairing_at_once_pair_each_player_once(
         for b in ps.values():
             act(b, tid, "join")
         service = client.app.state.service  # type: ignore[attr-defined]
-        director = service.tournaments.director
+        director = client.app.state.tournaments.director
         now = time.time()
         service.store.write_now(
             lambda c: c.execute(

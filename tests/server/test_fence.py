@@ -12,13 +12,12 @@ from typing import Any
 import pytest
 from sqlalchemy import select
 
+from sansu.server.app.assemble import assemble
 from sansu.server.base.errors import ApiError
 from sansu.server.base.schema import events as events_table
 from sansu.server.base.schema import moves as moves_table
 from sansu.server.base.store import Store
 from sansu.server.cluster.node import Cluster, Fenced
-from sansu.server.play.computer import ComputerRunner
-from sansu.server.play.hub import Hub
 from sansu.server.play.live import Event, LiveGame
 from sansu.server.play.service import GameService
 
@@ -48,7 +47,7 @@ class BelievedJudge:
 
 
 def node(db: str) -> tuple[GameService, BelievedJudge]:
-    service = GameService(Store(db), Hub(), ComputerRunner(0))
+    service = assemble(db, computer_workers=0).service
     judge = BelievedJudge()
     service.rounds.judge = judge
     service.store.open()
@@ -134,7 +133,7 @@ def test_the_fences_of_a_batch_refuse_it_whole_when_one_is_stale(any_db: str) ->
     """The store checks the fences of a batch in one statement: all hold and the rows are
     written, or one is stale and nothing is (the store then commits the jobs one by one)."""
     from sansu.server.base.schema import games as games_table
-    from sansu.server.base.store import Rows, Store
+    from sansu.server.base.store import Rows
 
     async def run() -> None:
         service, _ = node(any_db)

@@ -18,12 +18,10 @@ from typing import Any
 import pytest
 from sqlalchemy import Connection, select
 
+from sansu.server.app.assemble import assemble
 from sansu.server.base.errors import ApiError
 from sansu.server.base.schema import events as events_table
-from sansu.server.base.store import Store
 from sansu.server.cluster.news import apply_news, news_of
-from sansu.server.play.computer import ComputerRunner
-from sansu.server.play.hub import Hub
 from sansu.server.play.live import Event, LiveGame
 from sansu.server.play.service import GameService
 
@@ -90,7 +88,7 @@ async def computer_done(service: GameService, live: LiveGame) -> None:
 
 
 async def follow(db: str, seed: int) -> None:
-    service = GameService(Store(db), Hub(), ComputerRunner(0))
+    service = assemble(db, computer_workers=0).service
     recorder = Recorder()
     service.rounds.judge = recorder
     service.store.open()
@@ -128,7 +126,7 @@ async def follow(db: str, seed: int) -> None:
                 break
             seat = live.state.to_move
             roll = rng.random()
-            if versus and roll < 0.2 and service.can_take_back(live, {0}) is None:
+            if versus and roll < 0.2 and service.moves.can_take_back(live, {0}) is None:
                 await service.take_back(live.id, tokens[0], live.version)
             elif roll < 0.03:
                 await service.resign(live.id, tokens[seat], live.version)

@@ -144,7 +144,7 @@ def test_the_challenge_solution_never_leaves_the_server(api: Api) -> None:
     created = api.create("challenge", options={})  # a generated puzzle from a server-drawn seed
     gid = created["id"]
     tokens = {0: created["token"], 1: api.join(gid)["token"]}
-    game = sansu.load_game("challenge", **api.client.app.state.service.games[gid].options)
+    game = sansu.load_game("challenge", **api.client.app.state.service.rounds.games[gid].options)
     solution = game.initial_state().hidden_json()["solution"]
     seen: list[str] = []
     with (

@@ -52,7 +52,7 @@ def test_a_returning_client_gets_the_events_it_missed(api: Api) -> None:
     assert [e["seq"] for e in back["missed"]] == list(range(seen + 1, back["seq"] + 1))
     assert back["view"]["last_move"] == "r2c2"
     # after a restart the events come from the store
-    api.client.app.state.service.games.clear()
+    api.client.app.state.service.rounds.games.clear()
     with api.client.websocket_connect(f"/api/games/{gid}/ws?since=0") as ws:
         cold = ws.receive_json()
     assert [e["type"] for e in cold["missed"]] == ["joined", "move", "move", "move"]

@@ -25,9 +25,9 @@ def test_an_evicted_game_resumes_with_its_moves_and_clocks(api: Api) -> None:
         assert r.status_code == 200, r.text
         state = r.json()["state"]
     before = api.get(gid, tokens[1])
-    assert service.rounds.evict(gid, active=True) and gid not in service.games
+    assert service.rounds.evict(gid, active=True) and gid not in service.rounds.games
     after = api.get(gid, tokens[1])
-    assert gid in service.games
+    assert gid in service.rounds.games
     for key in ("state", "seq", "moves", "view", "seats", "status", "time_control"):
         assert after[key] == before[key], key
     clock_before, clock_after = before["clock"], after["clock"]
@@ -65,7 +65,7 @@ def test_a_game_read_while_it_is_being_created_is_the_one_in_memory(
         return live, await readers[0]
 
     live, read = api.client.portal.call(create_and_join)
-    assert read is live and service.games["racegame1"] is live
+    assert read is live and service.rounds.games["racegame1"] is live
     assert live.ready
     assert api.client.get("/api/games/racegame1").json()["seats"][1]["name"] == "second"
 
@@ -92,8 +92,8 @@ def test_idle_games_leave_memory_unless_someone_is_connected(tmp_path: Path) -> 
         with client.websocket_connect(f"/api/games/{watched}/ws") as ws:
             ws.receive_json()
             assert service.rounds.evict_idle() == 29
-            assert list(service.games) == [watched]
-        assert service.rounds.evict_idle() == 1 and not service.games
+            assert list(service.rounds.games) == [watched]
+        assert service.rounds.evict_idle() == 1 and not service.rounds.games
         assert api.get(ids[5])["id"] == ids[5]  # any game loads again on demand
         health = client.get("/api/health").json()
         assert health["games_in_memory"] == 1
@@ -102,7 +102,7 @@ def test_idle_games_leave_memory_unless_someone_is_connected(tmp_path: Path) -> 
 def test_a_computer_that_thinks_keeps_its_game_in_memory(api: Api) -> None:
     service = api.client.app.state.service
     gid = api.create("uttt", seats=[{"kind": "human"}, {"kind": "computer"}])["id"]
-    live = service.games[gid]
+    live = service.rounds.games[gid]
     live.computer_version = live.version  # as while a search is under way
     assert not service.rounds.evict(gid, active=True)
     live.computer_version = -1

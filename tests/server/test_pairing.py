@@ -178,7 +178,7 @@ def test_a_player_never_plays_themselves(client: TestClient, fast_hashing: None)
 def test_bad_waits_are_refused(client: TestClient, body: dict) -> None:
     r = client.post("/api/lobby/pairing", json=body)
     assert r.status_code == 422 and r.json()["error"]["code"] in ("unknown_game", "invalid_request")
-    assert client.app.state.lobby.desk.entries == {}  # type: ignore[attr-defined]
+    assert client.app.state.desk.entries == {}  # type: ignore[attr-defined]
 
 
 def test_rated_waits_need_an_account(client: TestClient) -> None:

@@ -171,12 +171,12 @@ def test_a_rating_that_failed_is_made_once_at_the_next_start(
     with make_client(any_db) as client:
         alice, bob = Browser(client).sign("Alice", new=True), Browser(client).sign("Bob", new=True)
         gid = rated_game(alice, bob)
-        monkeypatch.setattr(ratings, "rate_game", failing)
+        monkeypatch.setattr(rated_module, "rate_game", failing)
         r = alice.post(f"/api/games/{gid}/resign", json={})
         assert r.status_code == 200 and r.json()["ratings"] is None
         assert r.json()["result"]["winners"] == [1]
     assert history_rows(any_db) == []
-    monkeypatch.setattr(ratings, "rate_game", real)
+    monkeypatch.setattr(rated_module, "rate_game", real)
     for _restart in range(2):
         with make_client(any_db) as client:
             (entry,) = profile(Browser(client), "bob")["ratings"]
@@ -343,13 +343,13 @@ def test_a_failing_rating_write_leaves_the_game_unfinished_and_a_retry_rates_it_
         real(connection, *args, **kwargs)  # writes the rating, then the store fails
         raise sa.exc.OperationalError("INSERT", {}, Exception("disk I/O error"))
 
-    monkeypatch.setattr(ratings, "rate_game", broken)
+    monkeypatch.setattr(rated_module, "rate_game", broken)
     r = alice.post(f"/api/games/{gid}/resign", json={})
     assert r.status_code == 503, r.text
     game = alice.get(f"/api/games/{gid}").json()
     assert game["status"] == "active" and "change" not in game["seats"][0]["rating"]
     assert profile(alice, "alice")["ratings"] == []
-    monkeypatch.setattr(ratings, "rate_game", real)
+    monkeypatch.setattr(rated_module, "rate_game", real)
     r = alice.post(f"/api/games/{gid}/resign", json={})
     assert r.status_code == 200 and r.json()["ratings"] is not None
     assert alice.post(f"/api/games/{gid}/resign", json={}).status_code == 409

@@ -26,8 +26,8 @@ class Clock:
 @pytest.fixture(name="clock")
 def clock_fixture(client: TestClient) -> Clock:
     clock = Clock()
-    client.app.state.lobby.seeks.time = clock  # type: ignore[attr-defined]
-    client.app.state.lobby.desk.time = clock  # type: ignore[attr-defined]
+    client.app.state.seeks.time = clock  # type: ignore[attr-defined]
+    client.app.state.desk.time = clock  # type: ignore[attr-defined]
     return clock
 
 

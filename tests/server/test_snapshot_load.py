@@ -7,15 +7,12 @@ from __future__ import annotations
 import asyncio
 import threading
 
-from sansu.server.base.store import Store
-from sansu.server.play.computer import ComputerRunner
-from sansu.server.play.hub import Hub
-from sansu.server.play.service import GameService
+from sansu.server.app.assemble import assemble
 
 
 async def race(db: str) -> list[tuple[int, int]]:
-    judge = GameService(Store(db), Hub(), ComputerRunner(0))
-    reader = GameService(Store(db), Hub(), ComputerRunner(0))
+    judge = assemble(db, computer_workers=0).service
+    reader = assemble(db, computer_workers=0).service
     for service in (judge, reader):
         service.store.open()
     torn: list[tuple[int, int]] = []

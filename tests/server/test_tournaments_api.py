@@ -207,8 +207,7 @@ def test_arena_streak_and_end(db_path: str, fast_hashing: None) -> None:
     """Three wins in a row: 2 + 2 + 4. After the end no game starts; the last one counts."""
     now = [1_000_000.0]
     with make_client(db_path) as client:
-        service = client.app.state.service
-        service.tournaments.director.time = lambda: now[0]
+        client.app.state.tournaments.director.time = lambda: now[0]
         ps = people(client, "Alice", "Bob")
         tid = create(ps["Alice"], format="arena", minutes=10)["id"]
         act(ps["Alice"], tid, "join")
@@ -353,7 +352,7 @@ def test_round_robin_withdrawal_forfeits_and_rests(
     async def listener(pairing: Any) -> None:
         heard.append(pairing)
 
-    client.app.state.service.tournaments.on_pairing(listener)
+    client.app.state.tournaments.on_pairing(listener)
     tid = create(four["Alice"], format="round_robin")["id"]
     for name in ("Alice", "Bob", "Carol"):
         act(four[name], tid, "join")

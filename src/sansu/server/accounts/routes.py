@@ -135,10 +135,10 @@ def clear_session_cookie(response: Response, request: Request) -> None:
     response.delete_cookie(COOKIE, path="/", httponly=True, samesite="lax", secure=_https(request))
 
 
-def build_accounts_router(store: Store, login_limiter: LoginLimiter | None = None) -> APIRouter:
+def build_accounts_router(store: Store, login_limiter: LoginLimiter) -> APIRouter:
     """The ``/api/account`` routes on ``store`` (``login_limiter``: the brute-force limit)."""
     router = APIRouter(prefix="/api/account", tags=["accounts"])
-    limiter = login_limiter or LoginLimiter()
+    limiter = login_limiter
 
     async def write(fn: Callable[[Connection], T]) -> T:
         """``fn`` in its own committed transaction, in a worker thread (Argon2 is slow)."""

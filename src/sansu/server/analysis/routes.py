@@ -101,14 +101,9 @@ def replay(game: Game, moves: list[str]) -> tuple[State, list[str]]:
     return state, texts
 
 
-def build_analysis_router(
-    service: GameService, budgets: tuple[int, int] | None = None
-) -> APIRouter:
-    """The analysis routes on ``service``'s games and workers (``budgets``: the first and
-    the largest simulations of a step; default: each game's, :func:`default_budgets`)."""
-    analyses = Analyses(service.computer, service.background, budgets=budgets)
+def build_analysis_router(service: GameService, analyses: Analyses) -> APIRouter:
+    """The analysis routes on ``service``'s games and ``analyses``' sessions."""
     router = APIRouter(prefix="/api", tags=["analysis"])
-    router.analyses = analyses  # type: ignore[attr-defined]
 
     @router.post("/analysis", status_code=201, responses=_refusals(401, 403, 404, 503))
     async def start_analysis(

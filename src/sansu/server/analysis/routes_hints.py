@@ -15,8 +15,7 @@ from fastapi import APIRouter, Header, Path, Query, Request
 
 from sansu.games.hints import AidsOff, NoHint, aids_on, hint, supports_hints
 from sansu.server.accounts.identity import acting
-from sansu.server.base import errors
-from sansu.server.base.errors import ApiError
+from sansu.server.base.errors import ApiError, game_over
 from sansu.server.base.requests import ErrorBody, bearer
 from sansu.server.play.service import GameService
 
@@ -58,7 +57,7 @@ def build_hints_router(service: GameService) -> APIRouter:
             raise ApiError(403, "aids_off", message)
         state = live.state
         if live.status != "active" or state.result is not None:
-            raise errors.game_over()
+            raise game_over()
         if state.to_move not in held:
             raise ApiError(
                 409,

@@ -18,16 +18,8 @@ from sansu.server.play.routes import watch_guard
 from sansu.server.play.service import GameService
 
 
-def reviews_router(service: GameService, simulations: int | None = None) -> APIRouter:
-    """The review routes on ``service``'s games (``simulations`` per position: see
-    :class:`Reviews`)."""
-    reviews = Reviews(
-        service.rounds,
-        service.store,
-        service.computer,
-        service.background,
-        simulations=simulations,
-    )
+def reviews_router(service: GameService, reviews: Reviews) -> APIRouter:
+    """The review routes on ``service``'s games."""
     # A game whose creator turned watching off is reviewed for its players only.
     router = APIRouter(
         prefix="/api", tags=["archive"], dependencies=[Depends(watch_guard(service))]

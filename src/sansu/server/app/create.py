@@ -24,29 +24,23 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 import sansu
-from sansu.server.accounts.login_limits import LoginLimiter
 from sansu.server.accounts.routes import build_accounts_router
 from sansu.server.analysis.routes import build_analysis_router
 from sansu.server.analysis.routes_hints import build_hints_router
 from sansu.server.analysis.routes_reviews import reviews_router
+from sansu.server.app.assemble import assemble
 from sansu.server.app.security_headers import install as install_security_headers
-from sansu.server.base import logs
 from sansu.server.base.errors import ApiError, send_error
-from sansu.server.base.ratelimit import Limiter, RateLimit, RateLimits, client_of, shared_storage
+from sansu.server.base.logs import install as install_logs
+from sansu.server.base.ratelimit import RateLimit, RateLimits, client_of
 from sansu.server.base.requests import ErrorBody, error_response
-from sansu.server.base.store import Store
 from sansu.server.bots.routes import build_bot_router
 from sansu.server.bots.routes_tokens import build_tokens_router
-from sansu.server.bots.routes_tournaments import build_bot_tournament_router, pairing_announcer
-from sansu.server.lobby.challenges import Challenges
+from sansu.server.bots.routes_tournaments import build_bot_tournament_router
 from sansu.server.lobby.routes import build_lobby_router
-from sansu.server.lobby.streams import EventStreams
 from sansu.server.play.archive import ABANDON_AFTER
-from sansu.server.play.computer import ComputerRunner
-from sansu.server.play.hub import Hub
 from sansu.server.play.rounds import KEEP_FINISHED, KEEP_IDLE
 from sansu.server.play.routes import build_router
-from sansu.server.play.service import GameService
 from sansu.server.play.views import catalog
 from sansu.server.ratings.routes import build_profiles_router
 from sansu.server.tournaments.routes import build_tournaments_router
@@ -202,38 +196,30 @@ def create_app(
     ``redis_url``: run as one node of a cluster sharing the database (PostgreSQL)
     and this Redis server (:mod:`sansu.server.cluster.node`).
     """
-    store = Store(db_url or str(default_db_path()))
-    hub = Hub()
-    computer = ComputerRunner(computer_workers, time_ms_cap=computer_time_ms)
-    service = GameService(
-        store,
-        hub,
-        computer,
+    server = assemble(
+        db_url or str(default_db_path()),
+        computer_workers=computer_workers,
+        computer_time_ms=computer_time_ms,
+        rate_limits=rate_limits,
         keep_idle=keep_idle,
         keep_finished=keep_finished,
         abandon_after=abandon_after,
+        review_simulations=review_simulations,
+        analysis_simulations=analysis_simulations,
+        redis_url=redis_url,
     )
-    limiter = Limiter(rate_limits, shared_storage(redis_url) if redis_url else None)
-    streams = EventStreams()
-    service.rounds.on_change(streams.game_changed)
-    challenges = Challenges(service.seating, streams)
-    service.tournaments.on_pairing(pairing_announcer(service, streams))
-    cluster = None
-    shared = None
-    if redis_url:
-        from sansu.server.cluster.node import Cluster
-
-        cluster = Cluster(service, redis_url)
-        cluster.install()
+    store, computer, service = server.store, server.computer, server.service
+    streams, cluster, shared = server.streams, server.cluster, server.shared
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
-        logs.install()
+        install_logs()
         try:
             if warm_up:
                 await computer.start()
             store.open()
             await service.start()
+            await server.tournaments.resume()
             if cluster is not None:
                 await cluster.start()
             if shared is not None:
@@ -264,12 +250,8 @@ def create_app(
         # Every route counts against the per-client request limit.
         responses={429: {"model": ErrorBody, "description": "over a rate limit (see Retry-After)"}},
     )
-    app.state.service = service
-    app.state.store = store
-    app.state.limiter = limiter
-    app.state.streams = streams
-    app.state.challenges = challenges
-    app.state.cluster = cluster
+    for name, part in vars(server).items():
+        setattr(app.state, name, part)
 
     @app.exception_handler(ApiError)
     async def _api_error(_request: Request, error: ApiError) -> JSONResponse:
@@ -311,28 +293,23 @@ def create_app(
         return error_response(ApiError(500, "internal", "the server failed; nothing was changed"))
 
     async def check_limit(websocket: Any) -> None:
-        await limiter.hit(client_of(websocket.scope))
+        await server.limiter.hit(client_of(websocket.scope))
 
     api_router = build_router(service, check_limit)
     app.include_router(api_router)
-    review_routes = reviews_router(service, review_simulations)
+    review_routes = reviews_router(service, server.reviews)
     app.include_router(review_routes)
-    login_limiter = None
-    if redis_url:
-        from sansu.server.cluster.shared import login_storage
-
-        login_limiter = LoginLimiter(storage=login_storage(redis_url))
-    app.include_router(accounts_router := build_accounts_router(store, login_limiter))
+    app.include_router(accounts_router := build_accounts_router(store, server.login_limiter))
     app.include_router(hint_routes := build_hints_router(service))
     app.include_router(profile_routes := build_profiles_router(store))
-    app.include_router(lobby_routes := build_lobby_router(service))
-    app.state.lobby = lobby_routes  # its seeks and pairing desk (in memory)
-    app.include_router(bot_routes := build_bot_router(service, challenges, streams))
+    app.include_router(lobby_routes := build_lobby_router(service, server.seeks, server.desk))
+    app.include_router(bot_routes := build_bot_router(service, server.challenges, streams))
     app.include_router(token_routes := build_tokens_router(store))
-    app.include_router(analysis_routes := build_analysis_router(service, analysis_simulations))
-    app.state.analyses = analysis_routes.analyses  # type: ignore[attr-defined]
-    app.include_router(tournament_routes := build_tournaments_router(store, service.tournaments))
-    app.include_router(bot_tournament_routes := build_bot_tournament_router(service))
+    app.include_router(analysis_routes := build_analysis_router(service, server.analyses))
+    app.include_router(tournament_routes := build_tournaments_router(store, server.tournaments))
+    app.include_router(
+        bot_tournament_routes := build_bot_tournament_router(service, server.tournaments)
+    )
 
     static = Path(static_dir) if static_dir is not None else STATIC
     if (static / "index.html").is_file():
@@ -358,12 +335,8 @@ def create_app(
         async def _home() -> HTMLResponse:
             return HTMLResponse(placeholder_page())
 
-    if cluster is not None:
-        from sansu.server.cluster.shared import SharedParts
-
-        shared = SharedParts(cluster, service, streams, challenges, lobby_routes, str(redis_url))
+    if shared is not None:
         shared.install(app)
-        app.state.shared = shared
     app.add_middleware(
         AllowedMethods,
         routes=[
@@ -381,6 +354,6 @@ def create_app(
         ],
     )
     app.add_middleware(BodyLimit)
-    app.add_middleware(RateLimit, limiter=limiter)
+    app.add_middleware(RateLimit, limiter=server.limiter)
     install_security_headers(app)
     return app

@@ -23,13 +23,12 @@ from sansu.server.lobby.challenges import account_json, game_start
 from sansu.server.lobby.streams import EventStreams
 from sansu.server.play.service import GameService
 from sansu.server.tournaments.routes import Pause, TournamentId
-from sansu.server.tournaments.tournaments import Pairing, PairingListener
+from sansu.server.tournaments.tournaments import Pairing, PairingListener, Tournaments
 
 
-def build_bot_tournament_router(service: GameService) -> APIRouter:
+def build_bot_tournament_router(service: GameService, tournaments: Tournaments) -> APIRouter:
     router = APIRouter(prefix="/api/bot/tournament", tags=["bots"])
     store = service.store
-    tournaments = service.tournaments
 
     @router.post("/{tid}/join", responses=refusals(401, 403, 404, 409))
     async def join(tid: TournamentId, request: Request) -> dict[str, Any]:

@@ -30,6 +30,8 @@ from sansu.server.base.errors import ApiError, send_error
 from sansu.server.cluster.bus import Bus, Unanswered
 from sansu.server.cluster.leases import Leases
 from sansu.server.lobby.challenges import Challenges
+from sansu.server.lobby.desk import PairingDesk
+from sansu.server.lobby.seeks import Seeks
 
 log = logging.getLogger("sansu.server")
 
@@ -57,13 +59,15 @@ class SharedLobby:
         self,
         bus: Bus,
         leases: Leases,
-        lobby_router: Any,
+        seeks: Seeks,
+        desk: PairingDesk,
         challenges: Challenges,
         renew_every: float,
     ) -> None:
         self.bus = bus
         self.leases = leases
-        self.router = lobby_router
+        self.seeks = seeks
+        self.desk = desk
         self.challenges = challenges
         self.renew_every = renew_every
         self.holding = False
@@ -106,8 +110,8 @@ class SharedLobby:
         return self.holding
 
     def _empty(self) -> None:
-        self.router.seeks.seeks.clear()
-        self.router.desk.entries.clear()
+        self.seeks.seeks.clear()
+        self.desk.entries.clear()
         self.challenges.by_id.clear()
 
     async def run(self) -> None:

@@ -216,7 +216,7 @@ class Cluster:
             fresh = await asyncio.to_thread(self.rounds._load, game_id)
             if fresh.seq <= since:
                 return
-            events = await self.service.events_since(fresh, since)
+            events = await self.service.event_log.events_since(fresh, since)
             if self.rounds.games.get(game_id) is not live or (game_id in self.held) != judging:
                 return
             self._copy(live, fresh)  # no await from here on: nobody sees a half-sent change

@@ -24,8 +24,11 @@ from sansu.server.cluster.node import Cluster
 from sansu.server.cluster.presence import SharedPresence
 from sansu.server.cluster.tournaments import SharedDirection
 from sansu.server.lobby.challenges import LIMIT, Challenges
+from sansu.server.lobby.desk import PairingDesk
+from sansu.server.lobby.seeks import Seeks
 from sansu.server.lobby.streams import EventStreams
 from sansu.server.play.service import GameService
+from sansu.server.tournaments.tournaments import Tournaments
 
 
 def login_storage(redis_url: str) -> Storage:
@@ -65,9 +68,11 @@ class SharedParts:
         self,
         cluster: Cluster,
         service: GameService,
+        tournaments: Tournaments,
         streams: EventStreams,
         challenges: Challenges,
-        lobby_router: Any,
+        seeks: Seeks,
+        desk: PairingDesk,
         redis_url: str,
     ) -> None:
         self.node = cluster.node
@@ -75,12 +80,12 @@ class SharedParts:
         self.presence = SharedPresence(self.bus, service.hub, service.rounds)
         self.streams = SharedStreams(self.bus, streams)
         self.lobby = SharedLobby(
-            self.bus, cluster.leases, lobby_router, challenges, cluster.renew_every
+            self.bus, cluster.leases, seeks, desk, challenges, cluster.renew_every
         )
         self.direction = SharedDirection(
             self.bus,
             cluster.leases,
-            service.tournaments.director,
+            tournaments.director,
             service.store,
             cluster.renew_every,
             pairing_announcer(service, streams, with_pairing=False),

@@ -30,7 +30,7 @@ from sansu.server.lobby.seeks import (
     start_game,
 )
 from sansu.server.play.service import GameService
-from sansu.server.ratings import table as ratings
+from sansu.server.ratings.table import get_rating, speed_of
 
 ANONYMOUS_RATING = 1500.0
 """The rating an anonymous player waits with (a new account's)."""
@@ -113,9 +113,9 @@ class PairingDesk:
             raise ApiError(503, "lobby_full", "too many players are waiting: try again soon")
         rating = ANONYMOUS_RATING
         if user is not None:
-            speed = ratings.speed_of(time_control)
+            speed = speed_of(time_control)
             found = await self.service.store.read(
-                lambda c: ratings.get_rating(c, user.id, game, speed)
+                lambda c: get_rating(c, user.id, game, speed)
             )
             rating = float(found.rating)
             me = f"user:{user.id}"

@@ -115,16 +115,10 @@ def _my_games(c: Connection, user_id: int) -> list[dict[str, Any]]:
     return out
 
 
-def build_lobby_router(
-    service: GameService, seeks: Seeks | None = None, desk: PairingDesk | None = None
-) -> APIRouter:
+def build_lobby_router(service: GameService, seeks: Seeks, desk: PairingDesk) -> APIRouter:
     """The ``/api/lobby`` routes, ``GET /api/account/games`` and ``POST
     /api/games/{id}/watching``."""
     router = APIRouter(prefix="/api")
-    seeks = seeks or Seeks(service)
-    desk = desk or PairingDesk(service)
-    router.seeks = seeks  # type: ignore[attr-defined]
-    router.desk = desk  # type: ignore[attr-defined]
 
     @router.get("/lobby/seeks", tags=["lobby"])
     async def list_seeks() -> dict[str, Any]:

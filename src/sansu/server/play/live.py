@@ -29,7 +29,7 @@ from sqlalchemy import Connection
 
 from sansu.core.protocol import Game, State
 from sansu.server.accounts.identity import SignedIn, Who
-from sansu.server.base import errors
+from sansu.server.base.errors import not_your_game, token_required, wrong_token
 from sansu.server.play.clocks import ClockState, engine_clock
 
 EVENT_CACHE = 512
@@ -214,12 +214,12 @@ class LiveGame:
         """The seats of ``who``; refuses a missing or wrong token, or an account
         with no seat in this game."""
         if not who:
-            raise errors.token_required()
+            raise token_required()
         held = self.seats_of(who)
         if not held:
             if isinstance(who, SignedIn) and who.token is None:
-                raise errors.not_your_game()
-            raise errors.wrong_token()
+                raise not_your_game()
+            raise wrong_token()
         return held
 
     @property

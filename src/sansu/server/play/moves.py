@@ -17,8 +17,7 @@ from sqlalchemy import Connection, delete
 
 from sansu.core.protocol import IllegalMove, State
 from sansu.server.accounts.identity import Who
-from sansu.server.base import errors
-from sansu.server.base.errors import ApiError
+from sansu.server.base.errors import ApiError, game_over, stale
 from sansu.server.base.schema import moves as moves_table
 from sansu.server.play.clocks import engine_clock
 from sansu.server.play.live import Change, LiveGame
@@ -62,11 +61,11 @@ class Play:
         """Applies the clocks, then refuses a move in a game over or in another state."""
         await self.timekeeper.apply_due(live)
         if live.status != "active":
-            raise errors.game_over()
+            raise game_over()
         if seen is None:
             raise ApiError(422, "state_required", "a move names the state number it was made in")
         if seen != live.version:
-            raise errors.stale(seen, live.version)
+            raise stale(seen, live.version)
         if not live.casual and not live.ready:
             raise ApiError(
                 409, "waiting_for_players", "a rated game starts once every seat is taken"
@@ -107,9 +106,9 @@ class Play:
             held = live.holder(who)
             await self.timekeeper.apply_due(live)
             if live.status != "active":
-                raise errors.game_over()
+                raise game_over()
             if seen is not None and seen != live.version:
-                raise errors.stale(seen, live.version)
+                raise stale(seen, live.version)
             to_move = live.state.to_move
             seat = to_move if to_move in held else min(held)
             result = self.rounds.others_win(live, seat, f"seat {seat} resigned")
@@ -141,7 +140,7 @@ class Play:
         async with live.lock:
             held = live.holder(who)
             if seen is not None and seen != live.version:
-                raise errors.stale(seen, live.version)
+                raise stale(seen, live.version)
             why = self.can_take_back(live, held)
             if why is not None:
                 raise ApiError(409, "no_takeback", why)

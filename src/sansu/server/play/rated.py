@@ -6,7 +6,7 @@ refused in it (:mod:`sansu.server.play.moves`). When it ends, by the rules, a
 resignation or a fallen flag, :class:`RatedGames` adds the rating to the
 change that writes the result (:meth:`Rounds.while_finishing`), so both commit in
 one transaction, and writes each player's change into the ``game_over``
-event (``+12``). :func:`ratings.rate_game` keys the rating by the game's id,
+event (``+12``). :func:`rate_game` keys the rating by the game's id,
 so a retried commit rates nothing twice; a finished rated game that has no
 rating (a crash between the two cannot happen, but an older server or a
 failed rating may leave one) is rated once when the server starts.
@@ -27,7 +27,14 @@ from sansu.server.base.schema import seats as seats_table
 from sansu.server.base.store import Store, StoreError
 from sansu.server.play.live import Change, Event, LiveGame, Seat
 from sansu.server.play.rounds import Rounds
-from sansu.server.ratings import table as ratings
+from sansu.server.ratings.table import (
+    OPENSKILL_GAMES,
+    get_rating,
+    rate_game,
+    rated_games,
+    rating_history,
+    speed_of,
+)
 
 log = logging.getLogger("sansu.server")
 
@@ -82,7 +89,7 @@ def rateable(live: LiveGame) -> bool:
 def teams_of(live: LiveGame) -> list[list[int]]:
     """The seats rated together: the game's teams, or one seat each."""
     teams = getattr(live.game, "teams", None)
-    if teams and live.game.id in ratings.OPENSKILL_GAMES:
+    if teams and live.game.id in OPENSKILL_GAMES:
         return [list(team) for team in teams]
     return [[s.seat] for s in live.seats]
 
@@ -110,11 +117,11 @@ def rate_live(
         [by_seat[s].user_id for s in team] if len(team) > 1 else by_seat[team[0]].user_id
         for team in teams
     ]
-    changes = ratings.rate_game(
+    changes = rate_game(
         connection,
         live.id,
         game=live.game.id,
-        speed=ratings.speed_of(live.time_control),
+        speed=speed_of(live.time_control),
         players=players,
         ranks=ranks_of(result, teams),
         now=now,
@@ -169,7 +176,7 @@ class RatedGames:
 
     async def rate_missed(self) -> int:
         """Rates every finished rated game left without its rating; returns how many."""
-        done = ratings.rated_games
+        done = rated_games
         ids = await self.store.read(
             lambda c: [
                 row[0]
@@ -214,15 +221,15 @@ class RatedGames:
         bound = [s for s in live.seats if s.user_id is not None]
         if not bound:
             return {}
-        game, speed = live.game.id, ratings.speed_of(live.time_control)
+        game, speed = live.game.id, speed_of(live.time_control)
 
         def read(c: Connection) -> dict[int, dict[str, Any]]:
             out: dict[int, dict[str, Any]] = {}
             changes = {
                 row.user_id: row
                 for row in c.execute(
-                    select(ratings.rating_history).where(
-                        ratings.rating_history.c.game_id == live.id
+                    select(rating_history).where(
+                        rating_history.c.game_id == live.id
                     )
                 )
             }
@@ -236,7 +243,7 @@ class RatedGames:
             }
             for seat in bound:
                 assert seat.user_id is not None
-                now = ratings.get_rating(c, seat.user_id, game, speed)
+                now = get_rating(c, seat.user_id, game, speed)
                 entry: dict[str, Any] = {
                     "rating": round(now.rating),
                     "provisional": now.provisional,

@@ -26,8 +26,7 @@ from sqlalchemy import Connection, insert, select
 
 import sansu
 from sansu.core.protocol import Result, State
-from sansu.server.base import errors
-from sansu.server.base.errors import ApiError
+from sansu.server.base.errors import ApiError, not_found
 from sansu.server.base.schema import events as events_table
 from sansu.server.base.schema import games as games_table
 from sansu.server.base.schema import moves as moves_table
@@ -180,7 +179,7 @@ class Rounds:
             live.touched = time.monotonic()
             return live
         if not isinstance(game_id, str) or not 1 <= len(game_id) <= 24:
-            raise errors.not_found(str(game_id)[:40])
+            raise not_found(str(game_id)[:40])
         pending = self._loading.get(game_id)
         if pending is not None:
             return await asyncio.shield(pending)
@@ -205,7 +204,7 @@ class Rounds:
                 c.execution_options(isolation_level="REPEATABLE READ")
             row = c.execute(select(games_table).where(games_table.c.id == game_id)).first()
             if row is None:
-                raise errors.not_found(game_id)
+                raise not_found(game_id)
             seat_rows = c.execute(
                 select(seats_table)
                 .where(seats_table.c.game_id == game_id)

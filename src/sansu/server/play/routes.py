@@ -153,13 +153,13 @@ def build_router(service: GameService, check_limit: CheckLimit | None = None) ->
         return {
             "ok": True,
             "store": service.store.dialect,
-            "games_in_memory": len(service.games),
+            "games_in_memory": len(service.rounds.games),
             "connections": service.hub.count(),
             "commits": service.store.batches,
             "writes": service.store.jobs,
-            "computer_moves": service.computer_moves,
-            "handling_ms": service.handling_ms(),
-            "loop_lag_ms": service.loop_lag_ms(),
+            "computer_moves": service.turns.moves,
+            "handling_ms": service.metrics.handling_ms(),
+            "loop_lag_ms": service.metrics.loop_lag_ms(),
             "store_seconds": {
                 "statements": round(service.store.sql_seconds, 3),
                 "commits": round(service.store.commit_seconds, 3),
@@ -243,7 +243,7 @@ def build_router(service: GameService, check_limit: CheckLimit | None = None) ->
                 game = game_class(game).id
             except ValueError as error:
                 raise ApiError(422, "unknown_game", str(error)) from None
-        total, games = await service.list_games(
+        total, games = await service.archive.list_games(
             status=status, game=game, limit=limit, offset=offset
         )
         return {"total": total, "games": games}
@@ -363,7 +363,7 @@ def build_router(service: GameService, check_limit: CheckLimit | None = None) ->
     ) -> dict[str, Any]:
         """The position after ``ply`` moves, as a spectator sees it: for replay."""
         live = await watched(game_id, request, authorization)
-        return await service.position(live, ply)
+        return await service.archive.position(live, ply)
 
     @router.get("/games/{game_id}/record", tags=["archive"], responses=refusals(401, 403, 404, 409))
     async def record(
@@ -371,14 +371,14 @@ def build_router(service: GameService, check_limit: CheckLimit | None = None) ->
     ) -> dict[str, Any]:
         """The game's JSON record (``sansu show --record`` reads it)."""
         live = await watched(game_id, request, authorization)
-        return service.record(live)
+        return service.archive.record(live)
 
     @router.post("/records", status_code=201, tags=["archive"], responses=refusals(503))
     async def import_record(
         record: Annotated[Any, Body(description="a sansu game record (JSON object)")],
     ) -> dict[str, Any]:
         """Stores a JSON record as an archived game, after replaying every move."""
-        live = await service.import_record(record)
+        live = await service.archive.import_record(record)
         return {"id": live.id, "status": live.status, "ply": len(live.moves)}
 
     add_socket_route(router, service, check_limit)

@@ -20,8 +20,7 @@ import sansu
 from sansu.core.protocol import Game, IllegalMove, State
 from sansu.core.registry import game_class
 from sansu.server.accounts.users import User
-from sansu.server.base import errors
-from sansu.server.base.errors import ApiError
+from sansu.server.base.errors import ApiError, game_over
 from sansu.server.base.schema import seats as seats_table
 from sansu.server.play.clocks import ClockState, check_time_control
 from sansu.server.play.computer import levels
@@ -210,7 +209,7 @@ class Seating:
             if seat not in free:
                 raise ApiError(409, "seat_taken", f"seat {seat} is already taken")
             if live.status != "active":
-                raise errors.game_over()
+                raise game_over()
             check_join(live, user)
             if token:
                 live.holder(token)

@@ -1,36 +1,42 @@
-"""The game service: every domain of the server, wired together in one place.
+"""The play domain's face object: the parts that hold, change and end games, built elsewhere.
 
-Each domain is a module with one class, given the others it needs:
+Every part is built by the server's composition root
+(:func:`sansu.server.app.assemble`) and handed in here, so this class only
+names them for the other domains and starts and stops them together:
 
-- :mod:`~sansu.server.play.rounds` — the games in memory, loading, committing changes;
-- :mod:`~sansu.server.play.seating` — creating games, taking seats, tokens;
-- :mod:`~sansu.server.play.moves` — moves, resignations, takebacks;
-- :mod:`~sansu.server.play.timekeeper` — applying the clocks when a deadline passes;
-- :mod:`~sansu.server.play.computer_turns` — the computer's moves;
-- :mod:`~sansu.server.play.rematch` — rematches;
-- :mod:`~sansu.server.play.rated` — rated games: who plays them, rating them as they end;
-- :mod:`~sansu.server.play.archive` — lists, records, replays, imports;
-- :mod:`~sansu.server.play.events` — the event stream for reconnecting clients;
-- :mod:`~sansu.server.tournaments.tournaments` — arenas, Swiss and round-robin tournaments.
+- ``rounds`` (:mod:`~sansu.server.play.rounds`): the games in memory, loading, committing;
+- ``seating`` (:mod:`~sansu.server.play.seating`): creating games, taking seats, tokens;
+- ``moves`` (:mod:`~sansu.server.play.moves`): moves, resignations, takebacks;
+- ``timekeeper`` (:mod:`~sansu.server.play.timekeeper`): the clocks' deadlines;
+- ``turns`` (:mod:`~sansu.server.play.computer_turns`): the computer's moves;
+- ``rematches`` (:mod:`~sansu.server.play.rematch`): rematches;
+- ``rated`` (:mod:`~sansu.server.play.rated`): rated games and rating them as they end;
+- ``archive`` (:mod:`~sansu.server.play.archive`): lists, records, replays, imports;
+- ``event_log`` (:mod:`~sansu.server.play.events`): events for reconnecting clients.
 
-A new domain (users, ratings, tournaments, bots) is one new module wired
-here. The HTTP and WebSocket layer (:mod:`~sansu.server.play.routes`,
-:mod:`~sansu.server.play.socket`) talks to this class only.
+The calls that change a game from outside (``get``, ``create``, ``join``,
+``play``, ``resign``, ``take_back``, ``offer_rematch``, ``decline_rematch``)
+are methods here, not on the parts, for one reason: on a cluster, another
+node may judge the game, and the node forwards exactly these calls to it
+(:meth:`sansu.server.cluster.Cluster.install` replaces them); calls between
+the parts stay local.
 """
 
 from __future__ import annotations
 
 import logging
-import time
-from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
 
 from sqlalchemy import Connection, select
 
+from sansu.server.accounts.identity import Who
+from sansu.server.accounts.users import User
 from sansu.server.base.background import Background
 from sansu.server.base.metrics import Metrics
 from sansu.server.base.schema import games as games_table
 from sansu.server.base.store import Store
-from sansu.server.play.archive import ABANDON_AFTER, Archive
+from sansu.server.play.archive import Archive
 from sansu.server.play.computer import ComputerRunner
 from sansu.server.play.computer_turns import ComputerTurns
 from sansu.server.play.events import EventLog
@@ -39,12 +45,9 @@ from sansu.server.play.live import LiveGame
 from sansu.server.play.moves import Play
 from sansu.server.play.rated import RatedGames
 from sansu.server.play.rematch import Rematches
-from sansu.server.play.rounds import KEEP_FINISHED, KEEP_IDLE, Rounds
+from sansu.server.play.rounds import Rounds
 from sansu.server.play.seating import Seating
 from sansu.server.play.timekeeper import Timekeeper
-from sansu.server.tournaments.tournaments import Tournaments
-
-__all__ = ["GameService", "LiveGame"]
 
 log = logging.getLogger("sansu.server")
 
@@ -65,65 +68,67 @@ def games_needing_server(c: Connection) -> list[str]:
     ]
 
 
+@dataclass
 class GameService:
-    """Every game on this server: create, join, play, resign, rematch, take back, watch."""
+    """Every game on this server: the parts that create, seat, play, clock, rate and keep them."""
 
-    def __init__(
+    store: Store
+    hub: Hub
+    computer: ComputerRunner
+    background: Background
+    metrics: Metrics
+    rounds: Rounds
+    timekeeper: Timekeeper
+    turns: ComputerTurns
+    seating: Seating
+    moves: Play
+    rematches: Rematches
+    rated: RatedGames
+    archive: Archive
+    event_log: EventLog
+
+    # -- the calls a cluster node forwards to a game's judge ----------------------------
+
+    async def get(self, game_id: str) -> LiveGame:
+        """The game, loaded if it is not in memory (:meth:`Rounds.get`)."""
+        return await self.rounds.get(game_id)
+
+    async def create(self, *args: Any, **kwargs: Any) -> tuple[LiveGame, str]:
+        """A new game and its creator's token (:meth:`Seating.create`)."""
+        return await self.seating.create(*args, **kwargs)
+
+    async def join(
         self,
-        store: Store,
-        hub: Hub,
-        computer: ComputerRunner,
-        *,
-        clock: Callable[[], float] = time.time,
-        keep_idle: float = KEEP_IDLE,
-        keep_finished: float = KEEP_FINISHED,
-        abandon_after: float = ABANDON_AFTER,
-    ) -> None:
-        self.store = store
-        self.hub = hub
-        self.computer = computer
-        self.background = Background()
-        self.metrics = Metrics()
-        self.rounds = Rounds(
-            store, hub, clock=clock, keep_idle=keep_idle, keep_finished=keep_finished
-        )
-        self.timekeeper = Timekeeper(self.rounds, self.background, clock)
-        self.turns = ComputerTurns(self.rounds, self.timekeeper, computer, self.background, clock)
-        self.seating = Seating(self.rounds, clock)
-        self.playing = Play(self.rounds, self.timekeeper)
-        self.rematches = Rematches(self.rounds)
-        self.rated = RatedGames(self.rounds, store, clock)
-        self.archive = Archive(self.rounds, store, clock, hub, abandon_after)
-        self.event_log = EventLog(store)
-        self.tournaments = Tournaments(store, self.rounds, self.seating, self.background, clock)
-        # The calls of the HTTP and WebSocket layer, by domain.
-        self.get = self.rounds.get
-        self.create = self.seating.create
-        self.join = self.seating.join
-        self.play = self.playing.play
-        self.resign = self.playing.resign
-        self.take_back = self.playing.take_back
-        self.can_take_back = self.playing.can_take_back
-        self.offer_rematch = self.rematches.offer_rematch
-        self.decline_rematch = self.rematches.decline_rematch
-        self.events_since = self.event_log.events_since
-        self.list_games = self.archive.list_games
-        self.record = self.archive.record
-        self.import_record = self.archive.import_record
-        self.position = self.archive.position
-        self.evict = self.rounds.evict
-        self.timings = self.metrics.timings
-        self.handling_ms = self.metrics.handling_ms
-        self.loop_lag_ms = self.metrics.loop_lag_ms
+        game_id: str,
+        seat: int | None = None,
+        name: str | None = None,
+        token: str | None = None,
+        user: User | None = None,
+    ) -> tuple[LiveGame, int, str]:
+        """Takes a seat (:meth:`Seating.join`)."""
+        return await self.seating.join(game_id, seat, name, token, user)
 
-    @property
-    def games(self) -> dict[str, LiveGame]:
-        """The games in memory, by id."""
-        return self.rounds.games
+    async def play(self, game_id: str, who: Who, move: str, seen: int | None) -> LiveGame:
+        """Plays ``who``'s move (:meth:`Play.play`)."""
+        return await self.moves.play(game_id, who, move, seen)
 
-    @property
-    def computer_moves(self) -> int:
-        return self.turns.moves
+    async def resign(self, game_id: str, who: Who, seen: int | None = None) -> LiveGame:
+        """Resigns ``who``'s seats (:meth:`Play.resign`)."""
+        return await self.moves.resign(game_id, who, seen)
+
+    async def take_back(self, game_id: str, who: Who, seen: int | None = None) -> LiveGame:
+        """Takes back ``who``'s last move (:meth:`Play.take_back`)."""
+        return await self.moves.take_back(game_id, who, seen)
+
+    async def offer_rematch(self, game_id: str, who: Who) -> LiveGame:
+        """Offers or accepts a rematch (:meth:`Rematches.offer_rematch`)."""
+        return await self.rematches.offer_rematch(game_id, who)
+
+    async def decline_rematch(self, game_id: str, who: Who) -> LiveGame:
+        """Withdraws or declines a rematch (:meth:`Rematches.decline_rematch`)."""
+        return await self.rematches.decline_rematch(game_id, who)
+
+    # -- life ------------------------------------------------------------------------------
 
     async def start(self, *, sweep_every: float = SWEEP_EVERY) -> None:
         """Resumes the games that need the server: running clocks, computers to move."""
@@ -136,7 +141,6 @@ class GameService:
             except Exception:
                 log.exception("cannot resume game %s", game_id)
         await self.rated.rate_missed()
-        await self.tournaments.resume()
 
     async def stop(self) -> None:
         self.timekeeper.stop()

@@ -82,7 +82,7 @@ def add_socket_route(
             return
         connection = Connection(websocket, live.id, held)
         missed = (
-            [e.to_json() for e in await service.events_since(live, since)]
+            [e.to_json() for e in await service.event_log.events_since(live, since)]
             if since is not None
             else []
         )
@@ -160,7 +160,7 @@ async def receive(
             request = parse(message)
             answer_id = request_id(request)
             if await handle(service, live, connection, who, request, answer_id):
-                service.timings.append(time.perf_counter() - received)
+                service.metrics.timings.append(time.perf_counter() - received)
         except ApiError as error:
             connection.send(dumps({"type": "error", "id": answer_id, **error.to_dict()["error"]}))
         except Exception:  # a fault of the server's: logged, answered, and the socket stays

@@ -52,6 +52,6 @@ def game_json(service: GameService, live: LiveGame, held: frozenset[int]) -> dic
     data["view"] = json.loads(live.view_json(viewer))
     data["moves"] = [m.public() for m in live.moves]
     data["presence"] = service.hub.presence(live)
-    data["can_take_back"] = bool(held) and service.can_take_back(live, held) is None
+    data["can_take_back"] = bool(held) and service.moves.can_take_back(live, held) is None
     data["hidden_information"] = live.hidden
     return data

@@ -22,9 +22,8 @@ from sqlalchemy import Connection, delete, insert, select, update
 import sansu
 from sansu.core.registry import game_class
 from sansu.server.accounts.users import User
-from sansu.server.base import errors
 from sansu.server.base.background import Background
-from sansu.server.base.errors import ApiError
+from sansu.server.base.errors import ApiError, game_over
 from sansu.server.base.schema import seats as seats_table
 from sansu.server.base.store import Store
 from sansu.server.play.clocks import check_time_control
@@ -243,7 +242,7 @@ class Tournaments:
         live = await self.director.rounds.get(game_id)
         async with live.lock:
             if live.status != "active":
-                raise errors.game_over()
+                raise game_over()
             seat = next(s.seat for s in live.seats if s.user_id == user.id)
             token = secrets.token_urlsafe(24)
             digest = hash_token(token)

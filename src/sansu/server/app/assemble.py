@@ -1,0 +1,156 @@
+"""The composition root: every domain object of one server, built here and nowhere else.
+
+:func:`assemble` builds the parts layer by layer, each from the parts below
+it (base, accounts, play, lobby, tournaments, analysis, bots, cluster), and
+wires the listeners that let a lower layer tell a higher one about a change
+(a game started, a tournament paired) without importing it. The web app
+(:func:`sansu.server.app.create_app`) puts these parts on ``app.state``,
+where each domain's routes find theirs.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from sansu.server.accounts.login_limits import LoginLimiter
+from sansu.server.analysis.board import Analyses
+from sansu.server.analysis.reviews import Reviews
+from sansu.server.base.background import Background
+from sansu.server.base.metrics import Metrics
+from sansu.server.base.ratelimit import Limiter, RateLimits, shared_storage
+from sansu.server.base.store import Store
+from sansu.server.bots.routes_tournaments import pairing_announcer
+from sansu.server.lobby.challenges import Challenges
+from sansu.server.lobby.desk import PairingDesk
+from sansu.server.lobby.seeks import Seeks
+from sansu.server.lobby.streams import EventStreams
+from sansu.server.play.archive import ABANDON_AFTER, Archive
+from sansu.server.play.computer import ComputerRunner
+from sansu.server.play.computer_turns import ComputerTurns
+from sansu.server.play.events import EventLog
+from sansu.server.play.hub import Hub
+from sansu.server.play.moves import Play
+from sansu.server.play.rated import RatedGames
+from sansu.server.play.rematch import Rematches
+from sansu.server.play.rounds import KEEP_FINISHED, KEEP_IDLE, Rounds
+from sansu.server.play.seating import Seating
+from sansu.server.play.service import GameService
+from sansu.server.play.timekeeper import Timekeeper
+from sansu.server.tournaments.tournaments import Tournaments
+
+
+@dataclass
+class Server:
+    """Every domain object of one server, by layer; ``cluster`` and ``shared`` only on a
+    node of a cluster."""
+
+    store: Store
+    limiter: Limiter
+    login_limiter: LoginLimiter
+    hub: Hub
+    computer: ComputerRunner
+    service: GameService
+    streams: EventStreams
+    challenges: Challenges
+    seeks: Seeks
+    desk: PairingDesk
+    tournaments: Tournaments
+    analyses: Analyses
+    reviews: Reviews
+    cluster: Any = None
+    shared: Any = None
+
+
+def assemble(
+    db_url: str,
+    *,
+    computer_workers: int | None = None,
+    computer_time_ms: int | None = None,
+    rate_limits: RateLimits | None = None,
+    keep_idle: float = KEEP_IDLE,
+    keep_finished: float = KEEP_FINISHED,
+    abandon_after: float = ABANDON_AFTER,
+    review_simulations: int | None = None,
+    analysis_simulations: tuple[int, int] | None = None,
+    redis_url: str | None = None,
+    clock: Callable[[], float] = time.time,
+) -> Server:
+    """One server's parts on the database ``db_url``; the arguments are
+    :func:`~sansu.server.app.create_app`'s."""
+    # base
+    store = Store(db_url)
+    background = Background()
+    metrics = Metrics()
+    limiter = Limiter(rate_limits, shared_storage(redis_url) if redis_url else None)
+    # accounts
+    login_limiter = LoginLimiter(storage=_login_storage(redis_url)) if redis_url else LoginLimiter()
+    # play
+    hub = Hub()
+    computer = ComputerRunner(computer_workers, time_ms_cap=computer_time_ms)
+    rounds = Rounds(store, hub, clock=clock, keep_idle=keep_idle, keep_finished=keep_finished)
+    timekeeper = Timekeeper(rounds, background, clock)
+    seating = Seating(rounds, clock)
+    service = GameService(
+        store=store,
+        hub=hub,
+        computer=computer,
+        background=background,
+        metrics=metrics,
+        rounds=rounds,
+        timekeeper=timekeeper,
+        turns=ComputerTurns(rounds, timekeeper, computer, background, clock),
+        seating=seating,
+        moves=Play(rounds, timekeeper),
+        rematches=Rematches(rounds),
+        rated=RatedGames(rounds, store, clock),
+        archive=Archive(rounds, store, clock, hub, abandon_after),
+        event_log=EventLog(store),
+    )
+    # lobby
+    streams = EventStreams()
+    rounds.on_change(streams.game_changed)
+    challenges = Challenges(seating, streams)
+    seeks = Seeks(service)
+    desk = PairingDesk(service)
+    # tournaments
+    tournaments = Tournaments(store, rounds, seating, background, clock)
+    # analysis
+    analyses = Analyses(computer, background, budgets=analysis_simulations)
+    reviews = Reviews(rounds, store, computer, background, simulations=review_simulations)
+    # bots
+    tournaments.on_pairing(pairing_announcer(service, streams))
+    server = Server(
+        store=store,
+        limiter=limiter,
+        login_limiter=login_limiter,
+        hub=hub,
+        computer=computer,
+        service=service,
+        streams=streams,
+        challenges=challenges,
+        seeks=seeks,
+        desk=desk,
+        tournaments=tournaments,
+        analyses=analyses,
+        reviews=reviews,
+    )
+    # cluster
+    if redis_url:
+        from sansu.server.cluster.node import Cluster
+        from sansu.server.cluster.shared import SharedParts
+
+        server.cluster = Cluster(service, redis_url)
+        server.cluster.install()
+        server.shared = SharedParts(
+            server.cluster, service, tournaments, streams, challenges, seeks, desk, redis_url
+        )
+    return server
+
+
+def _login_storage(redis_url: str) -> Any:
+    from sansu.server.cluster.shared import login_storage
+
+    return login_storage(redis_url)
