@@ -34,7 +34,7 @@ from sansu.envs.encoding_base import (
     SUMODOKU_ERASE,
     SUMODOKU_WORDS,
     Encoding,
-    _bits,
+    unpack_bits,
 )
 from sansu.envs.sudoku_encoding import ChallengeEncoding, SumodokuEncoding
 
@@ -96,7 +96,7 @@ class SectionsEncoding(Encoding):
         boards = state.bitboards()  # type: ignore[attr-defined]
         marks0, marks1, won0, won1, closed = boards[:5]
         obs = np.empty(self.observation_shape, dtype=np.int8)
-        both = _bits(marks0 | marks1 << 88, 176)
+        both = unpack_bits(marks0 | marks1 << 88, 176)
         obs[0] = (both[:81] + 2 * both[88:169])[BIT_OF_CELL]
         obs[-1] = _section_plane(won0, won1, closed)
         if self.digits:
@@ -166,7 +166,7 @@ class ThirtyFiveEncoding(Encoding):
             return np.zeros(self.num_actions, dtype=np.int8)
         # Every number goes on every empty square.
         filled = state.bitboards()[0]  # type: ignore[attr-defined]
-        return np.repeat(1 - _bits(filled, self.cells), 9).astype(np.int8)
+        return np.repeat(1 - unpack_bits(filled, self.cells), 9).astype(np.int8)
 
     def start_mask(self, state: State) -> np.ndarray:
         return self.mask(state)
@@ -204,7 +204,7 @@ class ThirtyFiveEncoding(Encoding):
         cells = self.cells
         obs = np.empty(self.observation_shape, dtype=np.int8)
         # The four masks unpacked at once: filled, red, highlight 0, highlight 1.
-        bits = _bits(filled | red << cells | hl0 << 2 * cells | hl1 << 3 * cells, 4 * cells)
+        bits = unpack_bits(filled | red << cells | hl0 << 2 * cells | hl1 << 3 * cells, 4 * cells)
         obs[0] = bits[:cells] * (2 - bits[cells : 2 * cells])
         obs[1] = np.frombuffer(values.to_bytes(cells, "little"), dtype=np.uint8)
         obs[2] = bits[2 * cells : 3 * cells] + 2 * bits[3 * cells :]

@@ -100,7 +100,7 @@ class Encoding(ABC):
         return self.observation(after)
 
 
-def _bits(mask: int, count: int) -> np.ndarray:
+def unpack_bits(mask: int, count: int) -> np.ndarray:
     """The low ``count`` bits of ``mask`` as a uint8 array, lowest first."""
     raw = np.frombuffer(mask.to_bytes((count + 7) // 8, "little"), dtype=np.uint8)
     return np.unpackbits(raw, count=count, bitorder="little")

@@ -15,7 +15,7 @@ __all__ = ["create_app", "default_db_path"]
 
 def __getattr__(name: str) -> Any:
     if name in __all__:
-        from sansu.server.app import create
+        from sansu.server import app
 
-        return getattr(create, name)
+        return getattr(app, name)
     raise AttributeError(f"module 'sansu.server' has no attribute {name!r}")

@@ -1,0 +1,39 @@
+"""Accounts: users and their passwords, sessions, log-in limits, and who acts in a
+request (a seat's token, a signed-in account, or both).
+
+May import: base.
+"""
+
+from __future__ import annotations
+
+from sansu.server.accounts.identity import (
+    SignedIn,
+    Who,
+    account,
+    acting,
+    session_of,
+    signed_session,
+    socket_account,
+)
+from sansu.server.accounts.login_limits import LoginLimiter
+from sansu.server.accounts.routes import CsrfHeader, build_accounts_router
+from sansu.server.accounts.users import User, UserError, find_user, get_user
+from sansu.server.accounts.users import users as users_table
+
+__all__ = [
+    "CsrfHeader",
+    "LoginLimiter",
+    "SignedIn",
+    "User",
+    "UserError",
+    "Who",
+    "account",
+    "acting",
+    "build_accounts_router",
+    "find_user",
+    "get_user",
+    "session_of",
+    "signed_session",
+    "socket_account",
+    "users_table",
+]

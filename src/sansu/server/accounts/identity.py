@@ -14,14 +14,15 @@ from __future__ import annotations
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Annotated
 from urllib.parse import urlsplit
 
+from fastapi import Depends
 from starlette.requests import HTTPConnection
 
 from sansu.server.accounts import sessions as user_sessions
 from sansu.server.accounts.users import User
-from sansu.server.base.errors import ApiError
-from sansu.server.base.store import Store
+from sansu.server.base import ApiError, Auth, Store, bearer
 
 
 @dataclass(frozen=True)
@@ -141,3 +142,53 @@ async def socket_account(store: Store, websocket: HTTPConnection) -> User | None
     if session[1].bot:
         return None  # a bot's session watches: its seats are played through the bot API
     return session[1]
+
+
+class Caller:
+    """Who sent a request, found out once and only when a route asks: its seat token
+    (``Authorization: Bearer``) and its signed-in account.
+
+    Routes get it through :data:`TokenOrSession` (a seat's token or the session) or
+    :data:`SessionOnly`. It reads nothing until asked, so that a request's shape is
+    judged (422) before who sent it, as when each route read its caller itself."""
+
+    def __init__(
+        self, store: Store, connection: HTTPConnection, authorization: str | None = None
+    ) -> None:
+        self.store = store
+        self.connection = connection
+        self.authorization = authorization
+
+    @property
+    def token(self) -> str | None:
+        """The seat token presented, if any (a malformed header: ``401 token_required``)."""
+        return bearer(self.authorization)
+
+    async def acting(self, *, write: bool) -> Who:
+        """Who acts for seats: see :func:`acting`."""
+        return await acting(self.store, self.connection, self.token, write=write)
+
+    async def account(self, *, write: bool) -> User | None:
+        """The signed-in account: see :func:`account`."""
+        return await account(self.store, self.connection, write=write)
+
+    async def session(self, csrf: str | None = None, *, write: bool = True) -> tuple[str, User]:
+        """The live session, or a refusal: see :func:`signed_session`."""
+        return await signed_session(self.store, self.connection, csrf, write=write)
+
+
+def _token_or_session(
+    connection: HTTPConnection,
+    authorization: Auth = None,
+) -> Caller:
+    return Caller(connection.app.state.store, connection, authorization)
+
+
+def _session_only(connection: HTTPConnection) -> Caller:
+    return Caller(connection.app.state.store, connection)
+
+
+TokenOrSession = Annotated[Caller, Depends(_token_or_session)]
+"""A route's caller, who may present a seat's token (``Authorization: Bearer``) or a session."""
+SessionOnly = Annotated[Caller, Depends(_session_only)]
+"""A route's caller known by the session cookie alone."""

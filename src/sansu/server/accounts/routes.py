@@ -34,10 +34,7 @@ from sansu.server.accounts import users
 from sansu.server.accounts.identity import COOKIE, CSRF_HEADER, session_of, signed_session
 from sansu.server.accounts.login_limits import LoginLimiter
 from sansu.server.accounts.users import MAX_PASSWORD, User, UserError
-from sansu.server.base.errors import ApiError
-from sansu.server.base.ratelimit import client_of
-from sansu.server.base.requests import refusals
-from sansu.server.base.store import Store
+from sansu.server.base import ApiError, Store, client_of, refusals
 
 T = TypeVar("T")
 

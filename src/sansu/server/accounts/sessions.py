@@ -19,7 +19,7 @@ from sqlalchemy import Connection, Float, ForeignKey, Index, Integer, String, de
 from sqlalchemy.orm import Mapped, mapped_column
 
 from sansu.server.accounts.users import User, get_user
-from sansu.server.base.schema import Base
+from sansu.server.base import Base
 
 SESSION_SECONDS = 30 * 86_400.0
 """A session lasts 30 days from log-in."""

@@ -20,7 +20,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Mapped, mapped_column
 
 from sansu.server.accounts.login_limits import LoginLimiter
-from sansu.server.base.schema import Base
+from sansu.server.base import Base
 
 NAME_PATTERN = re.compile(r"[A-Za-z0-9_-]{2,20}")
 """2 to 20 ASCII letters, digits, ``_`` or ``-``: ASCII only, so no two names

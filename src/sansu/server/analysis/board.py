@@ -28,9 +28,8 @@ from functools import lru_cache
 from typing import Any
 
 from sansu.core.protocol import State
-from sansu.server.base.background import Background
-from sansu.server.base.errors import ApiError
-from sansu.server.play.computer import ComputerClosed, ComputerRunner
+from sansu.server.base import ApiError, Background
+from sansu.server.play import ComputerClosed, ComputerRunner
 
 log = logging.getLogger("sansu.server")
 
@@ -74,9 +73,9 @@ class StepRequest:
 @lru_cache(maxsize=16)
 def _analyser(game: str, options_key: tuple[tuple[str, Any], ...]) -> Any:
     from sansu.ai.review import Analyser
-    from sansu.server.play.computer import _game
+    from sansu.server.play import cached_game
 
-    return Analyser(_game(game, options_key))
+    return Analyser(cached_game(game, options_key))
 
 
 def analyse_step(request: StepRequest) -> dict[str, Any]:

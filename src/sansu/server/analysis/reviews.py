@@ -26,13 +26,8 @@ from typing import Any
 from sqlalchemy import Connection, Float, Integer, String, Text, insert, select
 from sqlalchemy.orm import Mapped, mapped_column
 
-from sansu.server.base.background import Background
-from sansu.server.base.errors import ApiError
-from sansu.server.base.schema import Base
-from sansu.server.base.store import Store
-from sansu.server.play.computer import ComputerClosed, ComputerRunner
-from sansu.server.play.live import LiveGame
-from sansu.server.play.rounds import Rounds
+from sansu.server.base import ApiError, Background, Base, Store
+from sansu.server.play import ComputerClosed, ComputerRunner, LiveGame, Rounds
 
 log = logging.getLogger("sansu.server")
 
@@ -79,9 +74,9 @@ class PartRequest:
 
 
 def _states(request: PartRequest) -> tuple[Any, list[Any]]:
-    from sansu.server.play.computer import _game
+    from sansu.server.play import cached_game
 
-    game = _game(request.game, tuple(sorted(request.options.items())))
+    game = cached_game(request.game, tuple(sorted(request.options.items())))
     states = [game.initial_state()]
     for move in request.moves:
         states.append(states[-1].play(move))

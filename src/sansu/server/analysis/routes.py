@@ -24,11 +24,8 @@ from sansu.core.protocol import Game, IllegalMove, State
 from sansu.core.registry import game_class
 from sansu.games.hints import NoHint, hint, supports_hints
 from sansu.server.analysis.board import WAIT, Analyses, StepRequest
-from sansu.server.base.errors import ApiError
-from sansu.server.base.ratelimit import client_of
-from sansu.server.base.requests import ErrorBody, GameName, OptionValue, bearer
-from sansu.server.play.live import LiveGame
-from sansu.server.play.service import GameService
+from sansu.server.base import ApiError, ErrorBody, GameName, OptionValue, bearer, client_of
+from sansu.server.play import GameService, LiveGame
 
 MAX_MOVES = 600
 """Moves of a position set up for analysis (the longest games have a few hundred)."""

@@ -14,10 +14,9 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Header, Path, Query, Request
 
 from sansu.games.hints import AidsOff, NoHint, aids_on, hint, supports_hints
-from sansu.server.accounts.identity import acting
-from sansu.server.base.errors import ApiError, game_over
-from sansu.server.base.requests import ErrorBody, bearer
-from sansu.server.play.service import GameService
+from sansu.server.accounts import acting
+from sansu.server.base import ApiError, ErrorBody, bearer, game_over
+from sansu.server.play import GameService
 
 CellName = Annotated[
     str | None,

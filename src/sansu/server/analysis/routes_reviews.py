@@ -13,9 +13,8 @@ from fastapi import APIRouter, Depends
 from fastapi.responses import JSONResponse
 
 from sansu.server.analysis.reviews import Reviews
-from sansu.server.base.requests import GameId, refusals
-from sansu.server.play.routes import watch_guard
-from sansu.server.play.service import GameService
+from sansu.server.base import GameId, refusals
+from sansu.server.play import GameService, watch_guard
 
 
 def reviews_router(service: GameService, reviews: Reviews) -> APIRouter:

@@ -15,31 +15,29 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from sansu.server.accounts.login_limits import LoginLimiter
-from sansu.server.analysis.board import Analyses
-from sansu.server.analysis.reviews import Reviews
-from sansu.server.base.background import Background
-from sansu.server.base.metrics import Metrics
-from sansu.server.base.ratelimit import Limiter, RateLimits, shared_storage
-from sansu.server.base.store import Store
-from sansu.server.bots.routes_tournaments import pairing_announcer
-from sansu.server.lobby.challenges import Challenges
-from sansu.server.lobby.desk import PairingDesk
-from sansu.server.lobby.seeks import Seeks
-from sansu.server.lobby.streams import EventStreams
-from sansu.server.play.archive import ABANDON_AFTER, Archive
-from sansu.server.play.computer import ComputerRunner
-from sansu.server.play.computer_turns import ComputerTurns
-from sansu.server.play.events import EventLog
-from sansu.server.play.hub import Hub
-from sansu.server.play.moves import Play
-from sansu.server.play.rated import RatedGames
-from sansu.server.play.rematch import Rematches
-from sansu.server.play.rounds import KEEP_FINISHED, KEEP_IDLE, Rounds
-from sansu.server.play.seating import Seating
-from sansu.server.play.service import GameService
-from sansu.server.play.timekeeper import Timekeeper
-from sansu.server.tournaments.tournaments import Tournaments
+from sansu.server.accounts import LoginLimiter
+from sansu.server.analysis import Analyses, Reviews
+from sansu.server.base import Background, Limiter, Metrics, RateLimits, Store, shared_storage
+from sansu.server.bots import pairing_announcer
+from sansu.server.lobby import Challenges, EventStreams, PairingDesk, Seeks
+from sansu.server.play import (
+    ABANDON_AFTER,
+    KEEP_FINISHED,
+    KEEP_IDLE,
+    Archive,
+    ComputerRunner,
+    ComputerTurns,
+    EventLog,
+    GameService,
+    Hub,
+    Play,
+    RatedGames,
+    Rematches,
+    Rounds,
+    Seating,
+    Timekeeper,
+)
+from sansu.server.tournaments import Tournaments
 
 
 @dataclass
@@ -139,8 +137,7 @@ def assemble(
     )
     # cluster
     if redis_url:
-        from sansu.server.cluster.node import Cluster
-        from sansu.server.cluster.shared import SharedParts
+        from sansu.server.cluster import Cluster, SharedParts
 
         server.cluster = Cluster(service, redis_url)
         server.cluster.install()
@@ -151,6 +148,6 @@ def assemble(
 
 
 def _login_storage(redis_url: str) -> Any:
-    from sansu.server.cluster.shared import login_storage
+    from sansu.server.cluster import login_storage
 
     return login_storage(redis_url)

@@ -24,26 +24,25 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 import sansu
-from sansu.server.accounts.routes import build_accounts_router
-from sansu.server.analysis.routes import build_analysis_router
-from sansu.server.analysis.routes_hints import build_hints_router
-from sansu.server.analysis.routes_reviews import reviews_router
+from sansu.server.accounts import build_accounts_router
+from sansu.server.analysis import build_analysis_router, build_hints_router, reviews_router
 from sansu.server.app.assemble import assemble
 from sansu.server.app.security_headers import install as install_security_headers
-from sansu.server.base.errors import ApiError, send_error
-from sansu.server.base.logs import install as install_logs
-from sansu.server.base.ratelimit import RateLimit, RateLimits, client_of
-from sansu.server.base.requests import ErrorBody, error_response
-from sansu.server.bots.routes import build_bot_router
-from sansu.server.bots.routes_tokens import build_tokens_router
-from sansu.server.bots.routes_tournaments import build_bot_tournament_router
-from sansu.server.lobby.routes import build_lobby_router
-from sansu.server.play.archive import ABANDON_AFTER
-from sansu.server.play.rounds import KEEP_FINISHED, KEEP_IDLE
-from sansu.server.play.routes import build_router
-from sansu.server.play.views import catalog
-from sansu.server.ratings.routes import build_profiles_router
-from sansu.server.tournaments.routes import build_tournaments_router
+from sansu.server.base import (
+    ApiError,
+    ErrorBody,
+    RateLimit,
+    RateLimits,
+    client_of,
+    error_response,
+    install_logging,
+    send_error,
+)
+from sansu.server.bots import build_bot_router, build_bot_tournament_router, build_tokens_router
+from sansu.server.lobby import build_lobby_router
+from sansu.server.play import ABANDON_AFTER, KEEP_FINISHED, KEEP_IDLE, build_router, catalog
+from sansu.server.ratings import build_profiles_router
+from sansu.server.tournaments import build_tournaments_router
 
 log = logging.getLogger("sansu.server")
 
@@ -213,7 +212,7 @@ def create_app(
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
-        install_logs()
+        install_logging()
         try:
             if warm_up:
                 await computer.start()

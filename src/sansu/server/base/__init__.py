@@ -1,0 +1,87 @@
+"""The server's base: errors, the store and its schema, background tasks, rate limits,
+metrics, logs, and the request shapes that several domains' routes share.
+
+It imports nothing else of the server; every other package may import it.
+"""
+
+from __future__ import annotations
+
+from sansu.server.base.background import Background
+from sansu.server.base.errors import (
+    ApiError,
+    game_over,
+    not_found,
+    not_your_game,
+    send_error,
+    stale,
+    token_required,
+    wrong_token,
+)
+from sansu.server.base.logs import install_logging
+from sansu.server.base.metrics import Metrics
+from sansu.server.base.ratelimit import (
+    Limiter,
+    RateLimit,
+    RateLimits,
+    client_of,
+    count,
+    shared_storage,
+)
+from sansu.server.base.requests import (
+    REQUEST,
+    Auth,
+    ErrorBody,
+    GameChoice,
+    GameId,
+    GameName,
+    OptionValue,
+    SeatSpec,
+    TimeControl,
+    bearer,
+    error_response,
+    refusals,
+)
+from sansu.server.base.schema import Base, events, games, metadata, moves, seats
+from sansu.server.base.store import Fenced, Rows, Store, StoreError
+
+__all__ = [
+    "REQUEST",
+    "ApiError",
+    "Auth",
+    "Background",
+    "Base",
+    "ErrorBody",
+    "Fenced",
+    "GameChoice",
+    "GameId",
+    "GameName",
+    "Limiter",
+    "Metrics",
+    "OptionValue",
+    "RateLimit",
+    "RateLimits",
+    "Rows",
+    "SeatSpec",
+    "Store",
+    "StoreError",
+    "TimeControl",
+    "bearer",
+    "client_of",
+    "count",
+    "error_response",
+    "events",
+    "game_over",
+    "games",
+    "install_logging",
+    "metadata",
+    "moves",
+    "not_found",
+    "not_your_game",
+    "refusals",
+    "seats",
+    "send_error",
+    "shared_storage",
+    "stale",
+    "token_required",
+    "wrong_token",
+]

@@ -33,7 +33,7 @@ class RedactTokens(logging.Filter):
         return True
 
 
-def install() -> None:
+def install_logging() -> None:
     """Adds the filter to the server's loggers and to each of their handlers (records
     that propagate to a handler skip the filters of the loggers they pass)."""
     redactor = RedactTokens()

@@ -9,9 +9,10 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from fastapi import Header, Path
+from fastapi import Depends, Header, Path
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field
+from starlette.requests import HTTPConnection
 
 import sansu
 from sansu.core.registry import game_class
@@ -77,3 +78,13 @@ def bearer(authorization: str | None) -> str | None:
 
 def error_response(error: ApiError) -> JSONResponse:
     return JSONResponse(error.to_dict(), status_code=error.status)
+
+
+def part(name: str) -> Any:
+    """A route's dependency on the server's part ``name``: what the composition root
+    (:func:`sansu.server.app.assemble`) built and the app keeps on ``app.state``."""
+
+    def the_part(connection: HTTPConnection) -> Any:
+        return getattr(connection.app.state, name)
+
+    return Depends(the_part)

@@ -29,9 +29,9 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import Mapped, mapped_column
 
-from sansu.server.accounts.users import User, UserError, get_user, users
-from sansu.server.base.schema import Base
-from sansu.server.base.schema import seats as seats_table
+from sansu.server.accounts import User, UserError, get_user, users_table
+from sansu.server.base import Base
+from sansu.server.base import seats as seats_table
 
 TOKEN_PREFIX = "sansu_bot_"
 """Every token starts so: a leaked one is recognisable (e.g. by secret scanners)."""
@@ -96,7 +96,7 @@ def make_bot(connection: Connection, user_id: int) -> User:
         raise UserError(
             "has_played", "an account that has played a game cannot become a bot account"
         )
-    connection.execute(update(users).where(users.c.id == user_id).values(bot=True))
+    connection.execute(update(users_table).where(users_table.c.id == user_id).values(bot=True))
     return User(id=user.id, name=user.name, created_at=user.created_at, bot=True)
 
 

@@ -23,21 +23,14 @@ from fastapi.responses import StreamingResponse
 from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy import Connection, select
 
-from sansu.server.accounts.identity import SignedIn, account, session_of
-from sansu.server.accounts.users import User, get_user, users
-from sansu.server.base.errors import ApiError
-from sansu.server.base.requests import GameChoice, GameId, TimeControl, bearer, refusals
-from sansu.server.base.schema import games as games_table
-from sansu.server.base.schema import seats as seats_table
-from sansu.server.base.store import Store
+from sansu.server.accounts import SignedIn, User, account, get_user, session_of, users_table
+from sansu.server.base import ApiError, GameChoice, GameId, Store, TimeControl, bearer, refusals
+from sansu.server.base import games as games_table
+from sansu.server.base import seats as seats_table
 from sansu.server.bots.accounts import TOKEN_PREFIX, token_user
-from sansu.server.lobby.challenges import Challenge, Challenges, account_json, game_start
-from sansu.server.lobby.streams import EventStreams, lines
-from sansu.server.play.hub import Connection as HubConnection
-from sansu.server.play.live import dumps
-from sansu.server.play.routes import move_answer
-from sansu.server.play.service import GameService
-from sansu.server.play.views import game_json
+from sansu.server.lobby import Challenge, Challenges, EventStreams, account_json, game_start, lines
+from sansu.server.play import Connection as HubConnection
+from sansu.server.play import GameService, dumps, game_json, move_answer
 
 NDJSON = "application/x-ndjson"
 STREAM_HEADERS = {"Cache-Control": "no-store", "X-Accel-Buffering": "no"}
@@ -312,7 +305,9 @@ def build_bot_router(
 
         def read(c: Connection) -> list[User]:
             rows = c.execute(
-                select(users.c.id, users.c.name, users.c.created_at).where(users.c.bot.is_(True))
+                select(users_table.c.id, users_table.c.name, users_table.c.created_at).where(
+                    users_table.c.bot.is_(True)
+                )
             ).all()
             return [User(r.id, r.name, r.created_at, True) for r in rows]
 

@@ -18,12 +18,8 @@ from fastapi import APIRouter, Path, Request, Response
 from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy import Connection
 
-from sansu.server.accounts.identity import signed_session
-from sansu.server.accounts.routes import CsrfHeader
-from sansu.server.accounts.users import User, UserError
-from sansu.server.base.errors import ApiError
-from sansu.server.base.requests import refusals
-from sansu.server.base.store import Store
+from sansu.server.accounts import CsrfHeader, User, UserError, signed_session
+from sansu.server.base import ApiError, Store, refusals
 from sansu.server.bots import accounts as bot_accounts
 
 T = TypeVar("T")

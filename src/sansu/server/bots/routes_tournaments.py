@@ -16,14 +16,12 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Body, Request
 from sqlalchemy import Connection
 
-from sansu.server.accounts.users import User, get_user
-from sansu.server.base.requests import refusals
+from sansu.server.accounts import User, get_user
+from sansu.server.base import refusals
 from sansu.server.bots.routes import bot_of
-from sansu.server.lobby.challenges import account_json, game_start
-from sansu.server.lobby.streams import EventStreams
-from sansu.server.play.service import GameService
-from sansu.server.tournaments.routes import Pause, TournamentId
-from sansu.server.tournaments.tournaments import Pairing, PairingListener, Tournaments
+from sansu.server.lobby import EventStreams, account_json, game_start
+from sansu.server.play import GameService
+from sansu.server.tournaments import Pairing, PairingListener, Pause, TournamentId, Tournaments
 
 
 def build_bot_tournament_router(service: GameService, tournaments: Tournaments) -> APIRouter:

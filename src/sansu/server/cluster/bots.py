@@ -22,7 +22,7 @@ from collections.abc import Callable
 from typing import Any
 
 from sansu.server.cluster.bus import Bus
-from sansu.server.lobby.streams import EventStreams
+from sansu.server.lobby import EventStreams
 
 log = logging.getLogger("sansu.server")
 

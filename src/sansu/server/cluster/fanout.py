@@ -33,8 +33,7 @@ from typing import Any
 from redis.asyncio import Redis
 from redis.exceptions import RedisError
 
-from sansu.server.base.background import Background
-from sansu.server.base.errors import ApiError
+from sansu.server.base import ApiError, Background
 from sansu.server.cluster.pubsub import listen
 
 log = logging.getLogger("sansu.server")

@@ -25,13 +25,11 @@ from typing import Any
 
 from redis.exceptions import RedisError
 
-from sansu.server.accounts.users import User
-from sansu.server.base.errors import ApiError, send_error
+from sansu.server.accounts import User
+from sansu.server.base import ApiError, send_error
 from sansu.server.cluster.bus import Bus, Unanswered
 from sansu.server.cluster.leases import Leases
-from sansu.server.lobby.challenges import Challenges
-from sansu.server.lobby.desk import PairingDesk
-from sansu.server.lobby.seeks import Seeks
+from sansu.server.lobby import Challenges, PairingDesk, Seeks
 
 log = logging.getLogger("sansu.server")
 

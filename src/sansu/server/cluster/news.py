@@ -18,8 +18,7 @@ import dataclasses
 from collections.abc import Sequence
 from typing import Any
 
-from sansu.server.play.clocks import ClockState
-from sansu.server.play.live import Event, LiveGame, PlayedMove, Seat
+from sansu.server.play import ClockState, Event, LiveGame, PlayedMove, Seat
 
 FIELDS = (
     "status",

@@ -29,17 +29,13 @@ from redis.asyncio import Redis
 from redis.exceptions import RedisError
 from sqlalchemy import Connection, select, update
 
-from sansu.server.accounts.identity import SignedIn, Who
-from sansu.server.accounts.users import get_user
-from sansu.server.base.background import Background
-from sansu.server.base.errors import ApiError
-from sansu.server.base.schema import games as games_table
-from sansu.server.base.store import Fenced
+from sansu.server.accounts import SignedIn, Who, get_user
+from sansu.server.base import ApiError, Background, Fenced
+from sansu.server.base import games as games_table
 from sansu.server.cluster.fanout import Fanout
 from sansu.server.cluster.leases import LEASE_MS, RENEW_EVERY, Leases
 from sansu.server.cluster.news import apply_news, news_of
-from sansu.server.play.live import Event, LiveGame
-from sansu.server.play.service import GameService, games_needing_server
+from sansu.server.play import Event, GameService, LiveGame, games_needing_server
 
 log = logging.getLogger("sansu.server")
 

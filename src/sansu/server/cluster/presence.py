@@ -18,8 +18,7 @@ from collections.abc import Callable
 from typing import Any
 
 from sansu.server.cluster.bus import Bus
-from sansu.server.play.hub import Hub
-from sansu.server.play.rounds import Rounds
+from sansu.server.play import Hub, Rounds
 
 log = logging.getLogger("sansu.server")
 

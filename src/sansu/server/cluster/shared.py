@@ -15,20 +15,17 @@ from typing import Any
 
 from limits.storage import Storage, storage_from_string
 
-from sansu.server.base.ratelimit import shared_storage
-from sansu.server.bots.routes_tournaments import pairing_announcer
+from sansu.server.base import shared_storage
+from sansu.server.bots import pairing_announcer
 from sansu.server.cluster.bots import SharedStreams
 from sansu.server.cluster.bus import Bus
 from sansu.server.cluster.lobby import LobbyForward, SharedLobby
 from sansu.server.cluster.node import Cluster
 from sansu.server.cluster.presence import SharedPresence
 from sansu.server.cluster.tournaments import SharedDirection
-from sansu.server.lobby.challenges import LIMIT, Challenges
-from sansu.server.lobby.desk import PairingDesk
-from sansu.server.lobby.seeks import Seeks
-from sansu.server.lobby.streams import EventStreams
-from sansu.server.play.service import GameService
-from sansu.server.tournaments.tournaments import Tournaments
+from sansu.server.lobby import LIMIT, Challenges, EventStreams, PairingDesk, Seeks
+from sansu.server.play import GameService
+from sansu.server.tournaments import Tournaments
 
 
 def login_storage(redis_url: str) -> Storage:

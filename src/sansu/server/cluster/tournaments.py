@@ -33,11 +33,10 @@ from typing import Any
 
 from redis.exceptions import RedisError
 
-from sansu.server.base.store import Store
+from sansu.server.base import Store
 from sansu.server.cluster.bus import Bus
 from sansu.server.cluster.leases import Leases
-from sansu.server.tournaments.director import Director, Pairing, PairingListener, rows_of
-from sansu.server.tournaments.tables import tournaments
+from sansu.server.tournaments import Director, Pairing, PairingListener, rows_of, tournaments_table
 
 log = logging.getLogger("sansu.server")
 
@@ -121,7 +120,7 @@ class SharedDirection:
             log.warning("tournament %s: its direction went to another node", tid)
             self.held.discard(tid)
         going = await self.store.read(
-            lambda c: rows_of(c, tournaments, tournaments.c.status != "finished")
+            lambda c: rows_of(c, tournaments_table, tournaments_table.c.status != "finished")
         )
         by_id = {t["id"]: t for t in going}
         for tid in [t for t in self.held if t not in by_id]:  # finished: let it go

@@ -30,13 +30,10 @@ from limits.aio.strategies import FixedWindowRateLimiter
 
 import sansu
 from sansu.core.registry import game_class
-from sansu.server.accounts.users import User, find_user
-from sansu.server.base.errors import ApiError
-from sansu.server.base.ratelimit import count
+from sansu.server.accounts import User, find_user
+from sansu.server.base import ApiError, count
 from sansu.server.lobby.streams import EventStreams
-from sansu.server.play.clocks import check_time_control
-from sansu.server.play.live import LiveGame, new_id
-from sansu.server.play.seating import Seating
+from sansu.server.play import LiveGame, Seating, check_time_control, new_id
 
 LIMIT = "20/minute;500/day"
 """Challenges one account may make (a string of the ``limits`` library)."""

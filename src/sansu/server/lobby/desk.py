@@ -18,8 +18,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from sansu.server.accounts.users import User
-from sansu.server.base.errors import ApiError
+from sansu.server.accounts import User
+from sansu.server.base import ApiError
 from sansu.server.lobby.pairing import Waiting, pairs, rating_range
 from sansu.server.lobby.seeks import (
     SEEN_TIMEOUT,
@@ -29,8 +29,8 @@ from sansu.server.lobby.seeks import (
     sign_in_required,
     start_game,
 )
-from sansu.server.play.service import GameService
-from sansu.server.ratings.table import get_rating, speed_of
+from sansu.server.play import GameService
+from sansu.server.ratings import get_rating, speed_of
 
 ANONYMOUS_RATING = 1500.0
 """The rating an anonymous player waits with (a new account's)."""

@@ -18,9 +18,9 @@ from sqlalchemy import Connection, select
 import sansu
 from sansu.core.protocol import IllegalMove
 from sansu.core.registry import game_class
-from sansu.server.accounts.identity import account, acting
-from sansu.server.base.errors import ApiError
-from sansu.server.base.requests import (
+from sansu.server.accounts import account, acting
+from sansu.server.base import (
+    ApiError,
     Auth,
     GameChoice,
     GameId,
@@ -29,13 +29,11 @@ from sansu.server.base.requests import (
     bearer,
     refusals,
 )
-from sansu.server.base.schema import games as games_table
-from sansu.server.base.schema import seats as seats_table
+from sansu.server.base import games as games_table
+from sansu.server.base import seats as seats_table
 from sansu.server.lobby.desk import PairingDesk
 from sansu.server.lobby.seeks import Seek, Seeks, Ticket
-from sansu.server.play.clocks import check_time_control
-from sansu.server.play.privacy import set_watchable
-from sansu.server.play.service import GameService
+from sansu.server.play import GameService, check_time_control, set_watchable
 
 SeekId = GameId
 MAX_MY_GAMES = 100

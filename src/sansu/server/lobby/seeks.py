@@ -28,10 +28,9 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from sansu.server.accounts.users import User
-from sansu.server.base.errors import ApiError
-from sansu.server.play.live import MAX_NAME, hash_token, new_id
-from sansu.server.play.service import GameService
+from sansu.server.accounts import User
+from sansu.server.base import ApiError
+from sansu.server.play import MAX_NAME, GameService, hash_token, new_id
 
 SEEN_TIMEOUT = 30.0
 """Seconds without a look after which a participant has left (the page polls every few)."""

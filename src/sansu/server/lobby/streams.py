@@ -16,7 +16,7 @@ from collections import OrderedDict
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
-from sansu.server.play.live import LiveGame, dumps
+from sansu.server.play import LiveGame, dumps
 
 KEEPALIVE = 7.0
 """Seconds of silence after which a stream sends an empty line."""

@@ -10,13 +10,13 @@ from __future__ import annotations
 from alembic import context
 from sqlalchemy import create_engine
 
-# Importing these modules adds their tables to the metadata.
-from sansu.server.accounts import sessions, users  # noqa: F401
-from sansu.server.analysis import reviews  # noqa: F401
-from sansu.server.base.schema import metadata
-from sansu.server.bots import accounts  # noqa: F401
-from sansu.server.ratings import table  # noqa: F401
-from sansu.server.tournaments import tables  # noqa: F401
+# Importing the domains adds their tables to the metadata.
+import sansu.server.accounts
+import sansu.server.analysis
+import sansu.server.bots
+import sansu.server.ratings
+import sansu.server.tournaments  # noqa: F401
+from sansu.server.base import metadata
 
 config = context.config
 

@@ -1,0 +1,75 @@
+"""Play: a live game, the games in memory, seating, moves, clocks, the computer's turns,
+rated games, rematches, privacy, the archive, events, the hub of sockets and the views.
+
+:class:`GameService` names the parts for the other domains. May import: base, accounts,
+ratings.
+"""
+
+from __future__ import annotations
+
+from sansu.server.play.archive import ABANDON_AFTER, Archive
+from sansu.server.play.clocks import ClockState, check_time_control
+from sansu.server.play.computer import ComputerClosed, ComputerRunner, cached_game
+from sansu.server.play.computer_turns import ComputerTurns
+from sansu.server.play.events import EventLog
+from sansu.server.play.hub import Connection, Hub
+from sansu.server.play.live import (
+    MAX_NAME,
+    Change,
+    Event,
+    LiveGame,
+    PlayedMove,
+    Seat,
+    dumps,
+    hash_token,
+    new_id,
+)
+from sansu.server.play.moves import Play
+from sansu.server.play.privacy import set_watchable
+from sansu.server.play.rated import RatedGames
+from sansu.server.play.rematch import Rematches
+from sansu.server.play.rounds import KEEP_FINISHED, KEEP_IDLE, Rounds
+from sansu.server.play.routes import build_router, move_answer, watch_guard
+from sansu.server.play.seating import Seating
+from sansu.server.play.service import GameService, games_needing_server
+from sansu.server.play.timekeeper import Timekeeper
+from sansu.server.play.views import catalog, game_json
+
+__all__ = [
+    "ABANDON_AFTER",
+    "KEEP_FINISHED",
+    "KEEP_IDLE",
+    "MAX_NAME",
+    "Archive",
+    "Change",
+    "ClockState",
+    "ComputerClosed",
+    "ComputerRunner",
+    "ComputerTurns",
+    "Connection",
+    "Event",
+    "EventLog",
+    "GameService",
+    "Hub",
+    "LiveGame",
+    "Play",
+    "PlayedMove",
+    "RatedGames",
+    "Rematches",
+    "Rounds",
+    "Seat",
+    "Seating",
+    "Timekeeper",
+    "build_router",
+    "cached_game",
+    "catalog",
+    "check_time_control",
+    "dumps",
+    "game_json",
+    "games_needing_server",
+    "hash_token",
+    "move_answer",
+    "new_id",
+    "set_watchable",
+    "watch_guard",
+]

@@ -20,10 +20,9 @@ from sqlalchemy import Connection, func, select
 
 import sansu
 from sansu.core.protocol import IllegalMove, Result
-from sansu.server.base.errors import ApiError
-from sansu.server.base.schema import games as games_table
-from sansu.server.base.schema import seats as seats_table
-from sansu.server.base.store import Store
+from sansu.server.base import ApiError, Store
+from sansu.server.base import games as games_table
+from sansu.server.base import seats as seats_table
 from sansu.server.play.hub import Hub
 from sansu.server.play.live import (
     MAX_NAME,

@@ -68,7 +68,9 @@ def default_time_ms(game: str, level: str) -> int:
 
 
 @lru_cache(maxsize=32)
-def _game(game: str, options_key: tuple[tuple[str, Any], ...]) -> Any:
+def cached_game(game: str, options_key: tuple[tuple[str, Any], ...]) -> Any:
+    """The game ``game`` with the options ``options_key`` (sorted pairs), built once per
+    worker for its many searches."""
     import sansu
 
     return sansu.load_game(game, **dict(options_key))
@@ -76,7 +78,7 @@ def _game(game: str, options_key: tuple[tuple[str, Any], ...]) -> Any:
 
 def choose_move(request: ComputerRequest) -> str:
     """The computer's move in the position of ``request`` (runs in a worker)."""
-    game = _game(request.game, tuple(sorted(request.options.items())))
+    game = cached_game(request.game, tuple(sorted(request.options.items())))
     state = game.play_moves(list(request.moves))
     try:
         from sansu.ai import get_player

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from sqlalchemy import Connection, select
 
-from sansu.server.base.schema import events as events_table
-from sansu.server.base.store import Store
+from sansu.server.base import Store
+from sansu.server.base import events as events_table
 from sansu.server.play.live import Event, LiveGame
 
 

@@ -28,8 +28,8 @@ from typing import Any
 from sqlalchemy import Connection
 
 from sansu.core.protocol import Game, State
-from sansu.server.accounts.identity import SignedIn, Who
-from sansu.server.base.errors import not_your_game, token_required, wrong_token
+from sansu.server.accounts import SignedIn, Who
+from sansu.server.base import not_your_game, token_required, wrong_token
 from sansu.server.play.clocks import ClockState, engine_clock
 
 EVENT_CACHE = 512

@@ -16,9 +16,9 @@ from collections.abc import Iterable
 from sqlalchemy import Connection, delete
 
 from sansu.core.protocol import IllegalMove, State
-from sansu.server.accounts.identity import Who
-from sansu.server.base.errors import ApiError, game_over, stale
-from sansu.server.base.schema import moves as moves_table
+from sansu.server.accounts import Who
+from sansu.server.base import ApiError, game_over, stale
+from sansu.server.base import moves as moves_table
 from sansu.server.play.clocks import engine_clock
 from sansu.server.play.live import Change, LiveGame
 from sansu.server.play.rounds import Rounds

@@ -16,8 +16,8 @@ import hmac
 import secrets
 from contextlib import suppress
 
-from sansu.server.accounts.identity import SignedIn, Who
-from sansu.server.base.errors import ApiError
+from sansu.server.accounts import SignedIn, Who
+from sansu.server.base import ApiError
 from sansu.server.play.hub import Hub
 from sansu.server.play.live import Change, LiveGame, dumps, hash_token
 from sansu.server.play.rounds import Rounds

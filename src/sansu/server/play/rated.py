@@ -20,14 +20,13 @@ from typing import Any
 
 from sqlalchemy import Connection, exists, select
 
-from sansu.server.accounts.users import User, users
-from sansu.server.base.errors import ApiError
-from sansu.server.base.schema import games as games_table
-from sansu.server.base.schema import seats as seats_table
-from sansu.server.base.store import Store, StoreError
+from sansu.server.accounts import User, users_table
+from sansu.server.base import ApiError, Store, StoreError
+from sansu.server.base import games as games_table
+from sansu.server.base import seats as seats_table
 from sansu.server.play.live import Change, Event, LiveGame, Seat
 from sansu.server.play.rounds import Rounds
-from sansu.server.ratings.table import (
+from sansu.server.ratings import (
     OPENSKILL_GAMES,
     get_rating,
     rate_game,
@@ -236,8 +235,8 @@ class RatedGames:
             bots = {
                 row.id: row.bot
                 for row in c.execute(
-                    select(users.c.id, users.c.bot).where(
-                        users.c.id.in_([s.user_id for s in bound])
+                    select(users_table.c.id, users_table.c.bot).where(
+                        users_table.c.id.in_([s.user_id for s in bound])
                     )
                 )
             }

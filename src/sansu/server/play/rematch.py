@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import asyncio
 
-from sansu.server.accounts.identity import Who
-from sansu.server.base.errors import ApiError
+from sansu.server.accounts import Who
+from sansu.server.base import ApiError
 from sansu.server.play.clocks import ClockState
 from sansu.server.play.live import Change, LiveGame, Seat, new_id, start_clocks
 from sansu.server.play.rounds import Rounds, insert_game

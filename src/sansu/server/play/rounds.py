@@ -26,12 +26,11 @@ from sqlalchemy import Connection, insert, select
 
 import sansu
 from sansu.core.protocol import Result, State
-from sansu.server.base.errors import ApiError, not_found
-from sansu.server.base.schema import events as events_table
-from sansu.server.base.schema import games as games_table
-from sansu.server.base.schema import moves as moves_table
-from sansu.server.base.schema import seats as seats_table
-from sansu.server.base.store import Rows, Store, StoreError
+from sansu.server.base import ApiError, Rows, Store, StoreError, not_found
+from sansu.server.base import events as events_table
+from sansu.server.base import games as games_table
+from sansu.server.base import moves as moves_table
+from sansu.server.base import seats as seats_table
 from sansu.server.play.clocks import ClockState
 from sansu.server.play.hub import Hub
 from sansu.server.play.live import Change, Event, LiveGame, PlayedMove, Seat

@@ -15,10 +15,10 @@ from fastapi.responses import PlainTextResponse
 from pydantic import BaseModel, ConfigDict, Field
 
 from sansu.core.registry import game_class
-from sansu.server.accounts.identity import SignedIn, account, acting
-from sansu.server.base.errors import ApiError
-from sansu.server.base.requests import (
+from sansu.server.accounts import SignedIn, account, acting
+from sansu.server.base import (
     REQUEST,
+    ApiError,
     Auth,
     ErrorBody,
     GameChoice,

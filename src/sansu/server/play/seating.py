@@ -19,9 +19,9 @@ from sqlalchemy import Connection, update
 import sansu
 from sansu.core.protocol import Game, IllegalMove, State
 from sansu.core.registry import game_class
-from sansu.server.accounts.users import User
-from sansu.server.base.errors import ApiError, game_over
-from sansu.server.base.schema import seats as seats_table
+from sansu.server.accounts import User
+from sansu.server.base import ApiError, game_over
+from sansu.server.base import seats as seats_table
 from sansu.server.play.clocks import ClockState, check_time_control
 from sansu.server.play.computer import levels
 from sansu.server.play.live import (

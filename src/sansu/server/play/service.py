@@ -30,12 +30,9 @@ from typing import Any
 
 from sqlalchemy import Connection, select
 
-from sansu.server.accounts.identity import Who
-from sansu.server.accounts.users import User
-from sansu.server.base.background import Background
-from sansu.server.base.metrics import Metrics
-from sansu.server.base.schema import games as games_table
-from sansu.server.base.store import Store
+from sansu.server.accounts import User, Who
+from sansu.server.base import Background, Metrics, Store
+from sansu.server.base import games as games_table
 from sansu.server.play.archive import Archive
 from sansu.server.play.computer import ComputerRunner
 from sansu.server.play.computer_turns import ComputerTurns

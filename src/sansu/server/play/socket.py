@@ -26,8 +26,8 @@ from typing import Any
 from fastapi import APIRouter, WebSocket
 from starlette.websockets import WebSocketDisconnect
 
-from sansu.server.accounts.identity import SignedIn, Who, socket_account
-from sansu.server.base.errors import ApiError
+from sansu.server.accounts import SignedIn, Who, socket_account
+from sansu.server.base import ApiError
 from sansu.server.play.hub import Connection
 from sansu.server.play.live import LiveGame, dumps, is_text
 from sansu.server.play.privacy import check_watch

@@ -13,8 +13,7 @@ import logging
 from collections.abc import Callable
 
 from sansu.core.protocol import IllegalMove
-from sansu.server.base.background import Background
-from sansu.server.base.errors import ApiError
+from sansu.server.base import ApiError, Background
 from sansu.server.play.live import LiveGame
 from sansu.server.play.rounds import Rounds
 

@@ -10,7 +10,7 @@ from sansu.core.registry import game_class
 from sansu.server.play.computer import levels
 from sansu.server.play.live import LiveGame
 from sansu.server.play.service import GameService
-from sansu.server.ratings.levels import level_ratings
+from sansu.server.ratings import level_ratings
 
 
 def catalog() -> dict[str, Any]:

@@ -1,0 +1,29 @@
+"""Ratings: the rating math (Glicko-2, OpenSkill), each account's ratings and history,
+leaderboards and profiles, and the computer levels' published ratings.
+
+May import: base, accounts.
+"""
+
+from __future__ import annotations
+
+from sansu.server.ratings.levels import level_ratings
+from sansu.server.ratings.routes import build_profiles_router
+from sansu.server.ratings.table import (
+    OPENSKILL_GAMES,
+    get_rating,
+    rate_game,
+    rated_games,
+    rating_history,
+    speed_of,
+)
+
+__all__ = [
+    "OPENSKILL_GAMES",
+    "build_profiles_router",
+    "get_rating",
+    "level_ratings",
+    "rate_game",
+    "rated_games",
+    "rating_history",
+    "speed_of",
+]

@@ -14,9 +14,9 @@ from typing import Any
 from sqlalchemy import Connection, and_, or_, select
 
 from sansu.core.registry import game_class
-from sansu.server.accounts.users import find_user
-from sansu.server.base.schema import games as games_table
-from sansu.server.base.schema import seats as seats_table
+from sansu.server.accounts import find_user
+from sansu.server.base import games as games_table
+from sansu.server.base import seats as seats_table
 from sansu.server.ratings import table as ratings
 from sansu.server.ratings.rating_math import Rating
 

@@ -12,9 +12,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Path, Query
 
 from sansu.core.registry import game_class
-from sansu.server.base.errors import ApiError
-from sansu.server.base.requests import ErrorBody, GameName
-from sansu.server.base.store import Store
+from sansu.server.base import ApiError, ErrorBody, GameName, Store
 from sansu.server.ratings.profiles import leaderboards, profile
 from sansu.server.ratings.table import LEADERBOARD_DAYS, LEADERBOARD_MIN_GAMES
 

@@ -39,8 +39,8 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import Mapped, mapped_column
 
-from sansu.server.accounts.users import users
-from sansu.server.base.schema import Base
+from sansu.server.accounts import users_table
+from sansu.server.base import Base
 from sansu.server.ratings.rating_math import (
     OPENSKILL_PROVISIONAL_DEVIATION,
     PROVISIONAL_DEVIATION,
@@ -189,7 +189,7 @@ def _check(
         raise ValueError("players: expected user ids")
     if len(set(ids)) != len(ids):
         raise ValueError("players: a user may hold only one seat of a rated game")
-    known = connection.execute(select(func.count()).where(users.c.id.in_(ids))).scalar()
+    known = connection.execute(select(func.count()).where(users_table.c.id.in_(ids))).scalar()
     if known != len(ids):
         raise ValueError("players: every player of a rated game needs an account")
     if game not in OPENSKILL_GAMES and (len(teams) != 2 or len(ids) != 2):
@@ -214,7 +214,7 @@ def rate_game(
     ranks: Sequence[float],
     now: float,
 ) -> dict[int, RatingChange] | None:
-    """Rates a finished game, once: each seat's user (or team of users) and its rank
+    """Rates a finished game, once: each seat's user (or team of users_table) and its rank
     (lower is better, equal ranks tie). Returns each user's change, or ``None`` when
     the game was rated before (nothing changes). Bad input raises ``ValueError`` and
     writes nothing."""
@@ -317,16 +317,18 @@ def leaderboard(
         .subquery()
     )
     rows = connection.execute(
-        select(users.c.id, users.c.name, ratings.c.rating, ratings.c.deviation, recent.c.n)
-        .join(ratings, ratings.c.user_id == users.c.id)
-        .join(recent, recent.c.user_id == users.c.id)
+        select(
+            users_table.c.id, users_table.c.name, ratings.c.rating, ratings.c.deviation, recent.c.n
+        )
+        .join(ratings, ratings.c.user_id == users_table.c.id)
+        .join(recent, recent.c.user_id == users_table.c.id)
         .where(
             ratings.c.game == game,
             ratings.c.speed == speed,
             ratings.c.deviation < provisional_from(game),
-            users.c.bot.is_(bots),
+            users_table.c.bot.is_(bots),
         )
-        .order_by(ratings.c.rating.desc(), users.c.id)
+        .order_by(ratings.c.rating.desc(), users_table.c.id)
         .limit(limit)
     )
     return [Standing(*row) for row in rows]

@@ -22,14 +22,10 @@ from typing import Any
 
 from sqlalchemy import Connection, func, insert, select, update
 
-from sansu.server.accounts.users import User, users
-from sansu.server.base.background import Background
-from sansu.server.base.errors import ApiError
-from sansu.server.base.schema import games as games_table
-from sansu.server.base.store import Store, StoreError
-from sansu.server.play.live import LiveGame, new_id
-from sansu.server.play.rounds import Rounds
-from sansu.server.play.seating import Seating
+from sansu.server.accounts import User, users_table
+from sansu.server.base import ApiError, Background, Store, StoreError
+from sansu.server.base import games as games_table
+from sansu.server.play import LiveGame, Rounds, Seating, new_id
 from sansu.server.tournaments.formats import arena, round_robin, swiss
 from sansu.server.tournaments.standings import history, standings
 from sansu.server.tournaments.tables import entries, pairings, tournaments
@@ -261,7 +257,7 @@ class Director:
         """Creates a pairing's game, every seat bound to its player's account."""
 
         def read(c: Connection) -> dict[int, User]:
-            found = c.execute(select(users).where(users.c.id.in_(row["players"]))).all()
+            found = c.execute(select(users_table).where(users_table.c.id.in_(row["players"]))).all()
             return {r.id: User(r.id, r.name, r.created_at, bool(r.bot)) for r in found}
 
         players = await self.store.read(read)

@@ -13,10 +13,8 @@ from typing import Annotated, Any, Literal
 from fastapi import APIRouter, Body, Path, Query, Request
 from pydantic import BaseModel, ConfigDict, Field
 
-from sansu.server.accounts.identity import signed_session
-from sansu.server.accounts.users import User
-from sansu.server.base.requests import GameChoice, TimeControl, refusals
-from sansu.server.base.store import Store
+from sansu.server.accounts import User, signed_session
+from sansu.server.base import GameChoice, Store, TimeControl, refusals
 from sansu.server.tournaments.tournaments import Tournaments
 
 TournamentId = Annotated[str, Path(min_length=1, max_length=24, description="a tournament's id")]

@@ -14,7 +14,7 @@ from typing import Any
 from sqlalchemy import JSON, Boolean, Float, ForeignKey, Index, Integer, String
 from sqlalchemy.orm import Mapped, mapped_column
 
-from sansu.server.base.schema import Base
+from sansu.server.base import Base
 
 
 class TournamentRow(Base):

@@ -21,16 +21,11 @@ from sqlalchemy import Connection, delete, insert, select, update
 
 import sansu
 from sansu.core.registry import game_class
-from sansu.server.accounts.users import User
-from sansu.server.base.background import Background
-from sansu.server.base.errors import ApiError, game_over
-from sansu.server.base.schema import seats as seats_table
-from sansu.server.base.store import Store
-from sansu.server.play.clocks import check_time_control
-from sansu.server.play.live import Change, hash_token, new_id
-from sansu.server.play.rounds import Rounds
-from sansu.server.play.seating import Seating
-from sansu.server.ratings.table import get_rating, speed_of
+from sansu.server.accounts import User
+from sansu.server.base import ApiError, Background, Store, game_over
+from sansu.server.base import seats as seats_table
+from sansu.server.play import Change, Rounds, Seating, check_time_control, hash_token, new_id
+from sansu.server.ratings import get_rating, speed_of
 from sansu.server.tournaments.director import Director, Pairing, PairingListener
 from sansu.server.tournaments.formats import round_robin
 from sansu.server.tournaments.standings import standings
