@@ -7,7 +7,10 @@ May import: base.
 from __future__ import annotations
 
 from sansu.server.accounts.identity import (
+    Caller,
+    SessionOnly,
     SignedIn,
+    TokenOrSession,
     Who,
     account,
     acting,
@@ -21,9 +24,12 @@ from sansu.server.accounts.users import User, UserError, find_user, get_user
 from sansu.server.accounts.users import users as users_table
 
 __all__ = [
+    "Caller",
     "CsrfHeader",
     "LoginLimiter",
+    "SessionOnly",
     "SignedIn",
+    "TokenOrSession",
     "User",
     "UserError",
     "Who",

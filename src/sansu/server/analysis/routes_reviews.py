@@ -14,14 +14,14 @@ from fastapi.responses import JSONResponse
 
 from sansu.server.analysis.reviews import Reviews
 from sansu.server.base import GameId, refusals
-from sansu.server.play import GameService, watch_guard
+from sansu.server.play import GameService, watched
 
 
 def reviews_router(service: GameService, reviews: Reviews) -> APIRouter:
     """The review routes on ``service``'s games."""
     # A game whose creator turned watching off is reviewed for its players only.
     router = APIRouter(
-        prefix="/api", tags=["archive"], dependencies=[Depends(watch_guard(service))]
+        prefix="/api", tags=["archive"], dependencies=[Depends(watched)]
     )
 
     @router.post(

@@ -24,6 +24,7 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 import sansu
+from sansu.server import play
 from sansu.server.accounts import build_accounts_router
 from sansu.server.analysis import build_analysis_router, build_hints_router, reviews_router
 from sansu.server.app.assemble import assemble
@@ -33,14 +34,13 @@ from sansu.server.base import (
     ErrorBody,
     RateLimit,
     RateLimits,
-    client_of,
     error_response,
     install_logging,
     send_error,
 )
 from sansu.server.bots import build_bot_router, build_bot_tournament_router, build_tokens_router
 from sansu.server.lobby import build_lobby_router
-from sansu.server.play import ABANDON_AFTER, KEEP_FINISHED, KEEP_IDLE, build_router, catalog
+from sansu.server.play import ABANDON_AFTER, KEEP_FINISHED, KEEP_IDLE, catalog
 from sansu.server.ratings import build_profiles_router
 from sansu.server.tournaments import build_tournaments_router
 
@@ -291,24 +291,23 @@ def create_app(
         log.exception("unexpected error", exc_info=error)
         return error_response(ApiError(500, "internal", "the server failed; nothing was changed"))
 
-    async def check_limit(websocket: Any) -> None:
-        await server.limiter.hit(client_of(websocket.scope))
-
-    api_router = build_router(service, check_limit)
-    app.include_router(api_router)
-    review_routes = reviews_router(service, server.reviews)
-    app.include_router(review_routes)
-    app.include_router(accounts_router := build_accounts_router(store, server.login_limiter))
-    app.include_router(hint_routes := build_hints_router(service))
-    app.include_router(profile_routes := build_profiles_router(store))
-    app.include_router(lobby_routes := build_lobby_router(service, server.seeks, server.desk))
-    app.include_router(bot_routes := build_bot_router(service, server.challenges, streams))
-    app.include_router(token_routes := build_tokens_router(store))
-    app.include_router(analysis_routes := build_analysis_router(service, server.analyses))
-    app.include_router(tournament_routes := build_tournaments_router(store, server.tournaments))
-    app.include_router(
-        bot_tournament_routes := build_bot_tournament_router(service, server.tournaments)
-    )
+    # Every domain's routes, in the order they match.
+    routers = [
+        play.router,
+        play.socket_router,
+        reviews_router(service, server.reviews),
+        build_accounts_router(store, server.login_limiter),
+        build_hints_router(service),
+        build_profiles_router(store),
+        build_lobby_router(service, server.seeks, server.desk),
+        build_bot_router(service, server.challenges, streams),
+        build_tokens_router(store),
+        build_analysis_router(service, server.analyses),
+        build_tournaments_router(store, server.tournaments),
+        build_bot_tournament_router(service, server.tournaments),
+    ]
+    for router in routers:
+        app.include_router(router)
 
     static = Path(static_dir) if static_dir is not None else STATIC
     if (static / "index.html").is_file():
@@ -336,22 +335,7 @@ def create_app(
 
     if shared is not None:
         shared.install(app)
-    app.add_middleware(
-        AllowedMethods,
-        routes=[
-            *api_router.routes,
-            *review_routes.routes,
-            *accounts_router.routes,
-            *hint_routes.routes,
-            *profile_routes.routes,
-            *lobby_routes.routes,
-            *bot_routes.routes,
-            *token_routes.routes,
-            *analysis_routes.routes,
-            *tournament_routes.routes,
-            *bot_tournament_routes.routes,
-        ],
-    )
+    app.add_middleware(AllowedMethods, routes=[r for router in routers for r in router.routes])
     app.add_middleware(BodyLimit)
     app.add_middleware(RateLimit, limiter=server.limiter)
     install_security_headers(app)

@@ -39,6 +39,7 @@ from sansu.server.base.requests import (
     TimeControl,
     bearer,
     error_response,
+    part,
     refusals,
 )
 from sansu.server.base.schema import Base, events, games, metadata, moves, seats
@@ -77,6 +78,7 @@ __all__ = [
     "moves",
     "not_found",
     "not_your_game",
+    "part",
     "refusals",
     "seats",
     "send_error",

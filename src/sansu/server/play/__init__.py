@@ -29,9 +29,10 @@ from sansu.server.play.privacy import set_watchable
 from sansu.server.play.rated import RatedGames
 from sansu.server.play.rematch import Rematches
 from sansu.server.play.rounds import KEEP_FINISHED, KEEP_IDLE, Rounds
-from sansu.server.play.routes import build_router, move_answer, watch_guard
+from sansu.server.play.routes import Service, Watched, move_answer, router, watched
 from sansu.server.play.seating import Seating
 from sansu.server.play.service import GameService, games_needing_server
+from sansu.server.play.socket import router as socket_router
 from sansu.server.play.timekeeper import Timekeeper
 from sansu.server.play.views import catalog, game_json
 
@@ -59,8 +60,9 @@ __all__ = [
     "Rounds",
     "Seat",
     "Seating",
+    "Service",
     "Timekeeper",
-    "build_router",
+    "Watched",
     "cached_game",
     "catalog",
     "check_time_control",
@@ -70,6 +72,8 @@ __all__ = [
     "hash_token",
     "move_answer",
     "new_id",
+    "router",
     "set_watchable",
-    "watch_guard",
+    "socket_router",
+    "watched",
 ]

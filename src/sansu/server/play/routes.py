@@ -1,32 +1,32 @@
-"""The HTTP API: thin routes from requests to the game service, and the request shapes.
+"""The HTTP routes of games: the catalog, creating, joining, playing, the archive.
 
 Everything lives under ``/api``; ``/api/docs`` shows the OpenAPI schema.
 A seat's token travels as ``Authorization: Bearer TOKEN``; the WebSocket of
-a game is :mod:`sansu.server.play.socket`.
+a game is :mod:`sansu.server.play.socket`. Each route is a function of this
+module: the game service comes in as :data:`Service` and the caller as a
+:class:`~sansu.server.accounts.Caller`, both through ``Depends``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Body, Path, Query, Request
+from fastapi import APIRouter, Body, Depends, Path, Query
 from fastapi.responses import PlainTextResponse
 from pydantic import BaseModel, ConfigDict, Field
 
 from sansu.core.registry import game_class
-from sansu.server.accounts import SignedIn, account, acting
+from sansu.server.accounts import SessionOnly, SignedIn, TokenOrSession
 from sansu.server.base import (
     REQUEST,
     ApiError,
-    Auth,
     ErrorBody,
     GameChoice,
     GameId,
     GameName,
     SeatSpec,
     TimeControl,
-    bearer,
+    part,
     refusals,
 )
 from sansu.server.play.live import LiveGame
@@ -40,7 +40,6 @@ from sansu.server.play.privacy import (
 from sansu.server.play.rated import end_ratings
 from sansu.server.play.rules import rules_markdown
 from sansu.server.play.service import GameService
-from sansu.server.play.socket import CheckLimit, add_socket_route
 from sansu.server.play.views import catalog, game_json
 
 
@@ -117,18 +116,21 @@ class Created(BaseModel):
     invitation: str | None = Field(None, description="the invitation link's path, with the secret")
 
 
-def watch_guard(service: GameService) -> Callable[..., Awaitable[LiveGame]]:
-    """``watched(game_id, request, authorization)``: the game, for someone who may watch
-    it (anyone, unless its creator turned watching off); also a route dependency."""
+Service = Annotated[GameService, part("service")]
+"""The game service, as the composition root built it."""
 
-    async def watched(game_id: GameId, request: Request, authorization: Auth = None) -> LiveGame:
-        live = await service.get(game_id)
-        if not live.watchable:
-            who = await acting(service.store, request, bearer(authorization), write=False)
-            check_watch(live, live.seats_of(who))
-        return live
 
-    return watched
+async def watched(game_id: GameId, service: Service, caller: TokenOrSession) -> LiveGame:
+    """The game, for someone who may watch it (anyone, unless its creator turned
+    watching off); also a route dependency (:data:`Watched`)."""
+    live = await service.get(game_id)
+    if not live.watchable:
+        check_watch(live, live.seats_of(await caller.acting(write=False)))
+    return live
+
+
+Watched = Annotated[LiveGame, Depends(watched)]
+"""A route's game, refused to whoever may not watch it."""
 
 
 def move_answer(live: LiveGame) -> dict[str, Any]:
@@ -143,243 +145,252 @@ def move_answer(live: LiveGame) -> dict[str, Any]:
     }
 
 
-def build_router(service: GameService, check_limit: CheckLimit | None = None) -> APIRouter:
-    router = APIRouter(prefix="/api")
-    watched = watch_guard(service)
+router = APIRouter(prefix="/api")
 
-    @router.get("/health", tags=["server"])
-    async def health() -> dict[str, Any]:
-        """Whether the server is up, and how busy."""
-        return {
-            "ok": True,
-            "store": service.store.dialect,
-            "games_in_memory": len(service.rounds.games),
-            "connections": service.hub.count(),
-            "commits": service.store.batches,
-            "writes": service.store.jobs,
-            "computer_moves": service.turns.moves,
-            "handling_ms": service.metrics.handling_ms(),
-            "loop_lag_ms": service.metrics.loop_lag_ms(),
-            "store_seconds": {
-                "statements": round(service.store.sql_seconds, 3),
-                "commits": round(service.store.commit_seconds, 3),
-            },
-        }
 
-    @router.get("/catalog", tags=["games"])
-    async def get_catalog() -> dict[str, Any]:
-        """Every game id with its title, players and options, and the computer levels."""
-        return catalog()
-
-    @router.get(
-        "/catalog/{game}/rules",
-        tags=["games"],
-        response_model=None,
-        responses={
-            200: {"content": {"text/markdown": {"schema": {"type": "string"}}}},
-            404: {"model": ErrorBody},
-            422: {"model": ErrorBody},
+@router.get("/health", tags=["server"])
+async def health(service: Service) -> dict[str, Any]:
+    """Whether the server is up, and how busy."""
+    return {
+        "ok": True,
+        "store": service.store.dialect,
+        "games_in_memory": len(service.rounds.games),
+        "connections": service.hub.count(),
+        "commits": service.store.batches,
+        "writes": service.store.jobs,
+        "computer_moves": service.turns.moves,
+        "handling_ms": service.metrics.handling_ms(),
+        "loop_lag_ms": service.metrics.loop_lag_ms(),
+        "store_seconds": {
+            "statements": round(service.store.sql_seconds, 3),
+            "commits": round(service.store.commit_seconds, 3),
         },
+    }
+
+
+@router.get("/catalog", tags=["games"])
+async def get_catalog() -> dict[str, Any]:
+    """Every game id with its title, players and options, and the computer levels."""
+    return catalog()
+
+
+@router.get(
+    "/catalog/{game}/rules",
+    tags=["games"],
+    response_model=None,
+    responses={
+        200: {"content": {"text/markdown": {"schema": {"type": "string"}}}},
+        404: {"model": ErrorBody},
+        422: {"model": ErrorBody},
+    },
+)
+async def get_rules(game: GameName) -> MarkdownResponse:
+    """The rules of a game, as Markdown (``docs/rules/GAME.md``)."""
+    text = rules_markdown(game_class(game).id)
+    if text is None:
+        raise ApiError(404, "no_rules", f"the rules of {game!r} are not installed here")
+    return MarkdownResponse(text)
+
+
+@router.post(
+    "/games",
+    status_code=201,
+    tags=["games"],
+    responses=refusals(403, 409, 503),
+    response_model=Created,
+)
+async def create_game(
+    body: CreateGame, service: Service, caller: SessionOnly
+) -> dict[str, Any]:
+    """Creates a game. The token in the answer is shown only this once: keep it.
+    A signed-in creator's seats are bound to their account as well."""
+    user = await caller.account(write=True)
+    private = private_default(body.private)
+    secret, secret_hash = new_join_secret() if private else (None, None)
+    live, token = await service.create(
+        body.game,
+        body.options,
+        None if body.seats is None else [s.model_dump() for s in body.seats],
+        take=body.take,
+        name=body.name,
+        casual=body.casual,
+        time_control=None if body.time_control is None else body.time_control.model_dump(),
+        user=user,
+        private=private,
+        join_secret_hash=secret_hash,
+        watchable=body.watchable,
     )
-    async def get_rules(game: GameName) -> MarkdownResponse:
-        """The rules of a game, as Markdown (``docs/rules/GAME.md``)."""
-        text = rules_markdown(game_class(game).id)
-        if text is None:
-            raise ApiError(404, "no_rules", f"the rules of {game!r} are not installed here")
-        return MarkdownResponse(text)
+    held = live.seats_of(token)
+    return {
+        "id": live.id,
+        "token": token,
+        "seats": sorted(held),
+        "game": await service.rated.decorate(live, game_json(service, live, held)),
+        "join_secret": secret,
+        "invitation": None if secret is None else invitation_path(live.id, secret),
+    }
 
-    @router.post(
-        "/games",
-        status_code=201,
-        tags=["games"],
-        responses=refusals(403, 409, 503),
-        response_model=Created,
+
+@router.get("/games", tags=["archive"])
+async def list_games(
+    status: Annotated[
+        Literal["active", "abandoned", "finished", "imported", "archive"] | None,
+        Query(
+            description="active: being played; abandoned: in play but left"
+            " (no move and no player for a while); archive: finished or imported"
+        ),
+    ] = None,
+    game: Annotated[GameName | None, Query(description="a game id or alias")] = None,
+    limit: Annotated[int, Query(ge=1, le=200)] = 50,
+    offset: Annotated[int, Query(ge=0, le=10**9)] = 0,
+    *,
+    service: Service,
+) -> dict[str, Any]:
+    """Games, most recently changed first: to watch (active) or replay (archive)."""
+    if game is not None:
+        try:
+            game = game_class(game).id
+        except ValueError as error:
+            raise ApiError(422, "unknown_game", str(error)) from None
+    total, games = await service.archive.list_games(
+        status=status, game=game, limit=limit, offset=offset
     )
-    async def create_game(body: CreateGame, request: Request) -> dict[str, Any]:
-        """Creates a game. The token in the answer is shown only this once: keep it.
-        A signed-in creator's seats are bound to their account as well."""
-        user = await account(service.store, request, write=True)
-        private = private_default(body.private)
-        secret, secret_hash = new_join_secret() if private else (None, None)
-        live, token = await service.create(
-            body.game,
-            body.options,
-            None if body.seats is None else [s.model_dump() for s in body.seats],
-            take=body.take,
-            name=body.name,
-            casual=body.casual,
-            time_control=None if body.time_control is None else body.time_control.model_dump(),
-            user=user,
-            private=private,
-            join_secret_hash=secret_hash,
-            watchable=body.watchable,
-        )
-        held = live.seats_of(token)
-        return {
-            "id": live.id,
-            "token": token,
-            "seats": sorted(held),
-            "game": await service.rated.decorate(live, game_json(service, live, held)),
-            "join_secret": secret,
-            "invitation": None if secret is None else invitation_path(live.id, secret),
-        }
+    return {"total": total, "games": games}
 
-    @router.get("/games", tags=["archive"])
-    async def list_games(
-        status: Annotated[
-            Literal["active", "abandoned", "finished", "imported", "archive"] | None,
-            Query(
-                description="active: being played; abandoned: in play but left"
-                " (no move and no player for a while); archive: finished or imported"
-            ),
-        ] = None,
-        game: Annotated[GameName | None, Query(description="a game id or alias")] = None,
-        limit: Annotated[int, Query(ge=1, le=200)] = 50,
-        offset: Annotated[int, Query(ge=0, le=10**9)] = 0,
-    ) -> dict[str, Any]:
-        """Games, most recently changed first: to watch (active) or replay (archive)."""
-        if game is not None:
-            try:
-                game = game_class(game).id
-            except ValueError as error:
-                raise ApiError(422, "unknown_game", str(error)) from None
-        total, games = await service.archive.list_games(
-            status=status, game=game, limit=limit, offset=offset
-        )
-        return {"total": total, "games": games}
 
-    @router.get(
-        "/games/{game_id}",
-        tags=["games"],
-        response_model=GameView,
-        responses=refusals(401, 403, 404),
+@router.get(
+    "/games/{game_id}",
+    tags=["games"],
+    response_model=GameView,
+    responses=refusals(401, 403, 404),
+)
+async def get_game(game_id: GameId, service: Service, caller: TokenOrSession) -> dict[str, Any]:
+    """The game as the token's seat (or the signed-in account's) sees it; without
+    either, as a spectator."""
+    live = await service.get(game_id)
+    token = caller.token
+    who = await caller.acting(write=False)
+    held = live.holder(who) if token else live.seats_of(who)
+    check_watch(live, held)
+    return await service.rated.decorate(live, game_json(service, live, held))
+
+
+@router.post("/games/{game_id}/join", tags=["games"], responses=refusals(401, 403, 404, 409))
+async def join_game(
+    game_id: GameId,
+    service: Service,
+    caller: TokenOrSession,
+    body: Annotated[JoinGame | None, Body()] = None,
+) -> dict[str, Any]:
+    """Takes a free seat. Answers a new token, shown only this once; with a token
+    of this game the seat joins it instead (two players on one device). A
+    signed-in player's seat is bound to their account as well."""
+    body = body or JoinGame()
+    user = await caller.account(write=True)
+    given = caller.token
+    check_join(
+        await service.get(game_id),
+        body.secret,
+        given if user is None else SignedIn(user.id, given),
     )
-    async def get_game(
-        game_id: GameId, request: Request, authorization: Auth = None
-    ) -> dict[str, Any]:
-        """The game as the token's seat (or the signed-in account's) sees it; without
-        either, as a spectator."""
-        live = await service.get(game_id)
-        token = bearer(authorization)
-        who = await acting(service.store, request, token, write=False)
-        held = live.holder(who) if token else live.seats_of(who)
-        check_watch(live, held)
-        return await service.rated.decorate(live, game_json(service, live, held))
-
-    @router.post("/games/{game_id}/join", tags=["games"], responses=refusals(401, 403, 404, 409))
-    async def join_game(
-        game_id: GameId,
-        request: Request,
-        body: Annotated[JoinGame | None, Body()] = None,
-        authorization: Auth = None,
-    ) -> dict[str, Any]:
-        """Takes a free seat. Answers a new token, shown only this once; with a token
-        of this game the seat joins it instead (two players on one device). A
-        signed-in player's seat is bound to their account as well."""
-        body = body or JoinGame()
-        user = await account(service.store, request, write=True)
-        given = bearer(authorization)
-        check_join(
-            await service.get(game_id),
-            body.secret,
-            given if user is None else SignedIn(user.id, given),
-        )
-        live, seat, token = await service.join(
-            game_id, body.seat, body.name, token=bearer(authorization), user=user
-        )
-        held = live.seats_of(token)
-        return {
-            "id": live.id,
-            "seat": seat,
-            "token": token,
-            "seats": sorted(held),
-            "game": await service.rated.decorate(live, game_json(service, live, held)),
-        }
-
-    @router.post(
-        "/games/{game_id}/moves", tags=["play"], responses=refusals(401, 403, 404, 409, 503)
+    live, seat, token = await service.join(
+        game_id, body.seat, body.name, token=caller.token, user=user
     )
-    async def play(
-        game_id: GameId, body: PlayMove, request: Request, authorization: Auth = None
-    ) -> dict[str, Any]:
-        """Plays a move for the token's seat (or the signed-in account's); refused if
-        ``state`` is not the current one."""
-        who = await acting(service.store, request, bearer(authorization), write=True)
-        return move_answer(await service.play(game_id, who, body.move, body.state))
+    held = live.seats_of(token)
+    return {
+        "id": live.id,
+        "seat": seat,
+        "token": token,
+        "seats": sorted(held),
+        "game": await service.rated.decorate(live, game_json(service, live, held)),
+    }
 
-    @router.post("/games/{game_id}/resign", tags=["play"], responses=refusals(401, 403, 404, 409))
-    async def resign(
-        game_id: GameId,
-        request: Request,
-        body: Annotated[StateRef | None, Body()] = None,
-        authorization: Auth = None,
-    ) -> dict[str, Any]:
-        """Resigns the token's seat: everyone else wins."""
-        who = await acting(service.store, request, bearer(authorization), write=True)
-        live = await service.resign(game_id, who, None if body is None else body.state)
-        return {"state": live.version, "result": live.result, "ratings": end_ratings(live)}
 
-    @router.post("/games/{game_id}/takeback", tags=["play"], responses=refusals(401, 403, 404, 409))
-    async def takeback(
-        game_id: GameId,
-        request: Request,
-        body: Annotated[StateRef | None, Body()] = None,
-        authorization: Auth = None,
-    ) -> dict[str, Any]:
-        """Casual games against the computer: undoes your last move and the replies after it."""
-        who = await acting(service.store, request, bearer(authorization), write=True)
-        live = await service.take_back(game_id, who, None if body is None else body.state)
-        return {"state": live.version, "ply": len(live.moves)}
+@router.post(
+    "/games/{game_id}/moves", tags=["play"], responses=refusals(401, 403, 404, 409, 503)
+)
+async def play(
+    game_id: GameId, body: PlayMove, service: Service, caller: TokenOrSession
+) -> dict[str, Any]:
+    """Plays a move for the token's seat (or the signed-in account's); refused if
+    ``state`` is not the current one."""
+    who = await caller.acting(write=True)
+    return move_answer(await service.play(game_id, who, body.move, body.state))
 
-    @router.post("/games/{game_id}/rematch", tags=["play"], responses=refusals(401, 403, 404, 409))
-    async def rematch(
-        game_id: GameId, request: Request, authorization: Auth = None
-    ) -> dict[str, Any]:
-        """Offers or accepts a rematch; once every player agreed, ``game_id`` is the new game
-        (seats turned by one; each player's token holds their new seat)."""
-        who = await acting(service.store, request, bearer(authorization), write=True)
-        live = await service.offer_rematch(game_id, who)
-        return {"offers": live.rematch_offers, "game_id": live.rematch_id}
 
-    @router.delete(
-        "/games/{game_id}/rematch", tags=["play"], responses=refusals(401, 403, 404, 409)
-    )
-    async def decline_rematch(
-        game_id: GameId, request: Request, authorization: Auth = None
-    ) -> dict[str, Any]:
-        """Withdraws or declines a rematch offer."""
-        who = await acting(service.store, request, bearer(authorization), write=True)
-        live = await service.decline_rematch(game_id, who)
-        return {"offers": live.rematch_offers, "game_id": live.rematch_id}
+@router.post("/games/{game_id}/resign", tags=["play"], responses=refusals(401, 403, 404, 409))
+async def resign(
+    game_id: GameId,
+    service: Service,
+    caller: TokenOrSession,
+    body: Annotated[StateRef | None, Body()] = None,
+) -> dict[str, Any]:
+    """Resigns the token's seat: everyone else wins."""
+    who = await caller.acting(write=True)
+    live = await service.resign(game_id, who, None if body is None else body.state)
+    return {"state": live.version, "result": live.result, "ratings": end_ratings(live)}
 
-    @router.get(
-        "/games/{game_id}/positions/{ply}", tags=["archive"], responses=refusals(401, 403, 404)
-    )
-    async def position(
-        game_id: GameId,
-        ply: Annotated[int, Path(ge=0, le=100000)],
-        request: Request,
-        authorization: Auth = None,
-    ) -> dict[str, Any]:
-        """The position after ``ply`` moves, as a spectator sees it: for replay."""
-        live = await watched(game_id, request, authorization)
-        return await service.archive.position(live, ply)
 
-    @router.get("/games/{game_id}/record", tags=["archive"], responses=refusals(401, 403, 404, 409))
-    async def record(
-        game_id: GameId, request: Request, authorization: Auth = None
-    ) -> dict[str, Any]:
-        """The game's JSON record (``sansu show --record`` reads it)."""
-        live = await watched(game_id, request, authorization)
-        return service.archive.record(live)
+@router.post("/games/{game_id}/takeback", tags=["play"], responses=refusals(401, 403, 404, 409))
+async def takeback(
+    game_id: GameId,
+    service: Service,
+    caller: TokenOrSession,
+    body: Annotated[StateRef | None, Body()] = None,
+) -> dict[str, Any]:
+    """Casual games against the computer: undoes your last move and the replies after it."""
+    who = await caller.acting(write=True)
+    live = await service.take_back(game_id, who, None if body is None else body.state)
+    return {"state": live.version, "ply": len(live.moves)}
 
-    @router.post("/records", status_code=201, tags=["archive"], responses=refusals(503))
-    async def import_record(
-        record: Annotated[Any, Body(description="a sansu game record (JSON object)")],
-    ) -> dict[str, Any]:
-        """Stores a JSON record as an archived game, after replaying every move."""
-        live = await service.archive.import_record(record)
-        return {"id": live.id, "status": live.status, "ply": len(live.moves)}
 
-    add_socket_route(router, service, check_limit)
-    return router
+@router.post("/games/{game_id}/rematch", tags=["play"], responses=refusals(401, 403, 404, 409))
+async def rematch(game_id: GameId, service: Service, caller: TokenOrSession) -> dict[str, Any]:
+    """Offers or accepts a rematch; once every player agreed, ``game_id`` is the new game
+    (seats turned by one; each player's token holds their new seat)."""
+    who = await caller.acting(write=True)
+    live = await service.offer_rematch(game_id, who)
+    return {"offers": live.rematch_offers, "game_id": live.rematch_id}
+
+
+@router.delete(
+    "/games/{game_id}/rematch", tags=["play"], responses=refusals(401, 403, 404, 409)
+)
+async def decline_rematch(
+    game_id: GameId, service: Service, caller: TokenOrSession
+) -> dict[str, Any]:
+    """Withdraws or declines a rematch offer."""
+    who = await caller.acting(write=True)
+    live = await service.decline_rematch(game_id, who)
+    return {"offers": live.rematch_offers, "game_id": live.rematch_id}
+
+
+@router.get(
+    "/games/{game_id}/positions/{ply}", tags=["archive"], responses=refusals(401, 403, 404)
+)
+async def position(
+    game_id: GameId,
+    ply: Annotated[int, Path(ge=0, le=100000)],
+    service: Service,
+    caller: TokenOrSession,
+) -> dict[str, Any]:
+    """The position after ``ply`` moves, as a spectator sees it: for replay."""
+    live = await watched(game_id, service, caller)
+    return await service.archive.position(live, ply)
+
+
+@router.get("/games/{game_id}/record", tags=["archive"], responses=refusals(401, 403, 404, 409))
+async def record(game_id: GameId, service: Service, caller: TokenOrSession) -> dict[str, Any]:
+    """The game's JSON record (``sansu show --record`` reads it)."""
+    live = await watched(game_id, service, caller)
+    return service.archive.record(live)
+
+
+@router.post("/records", status_code=201, tags=["archive"], responses=refusals(503))
+async def import_record(
+    record: Annotated[Any, Body(description="a sansu game record (JSON object)")],
+    service: Service,
+) -> dict[str, Any]:
+    """Stores a JSON record as an archived game, after replaying every move."""
+    live = await service.archive.import_record(record)
+    return {"id": live.id, "status": live.status, "ply": len(live.moves)}

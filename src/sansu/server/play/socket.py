@@ -21,13 +21,13 @@ import json
 import logging
 import time
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import Annotated, Any
 
 from fastapi import APIRouter, WebSocket
 from starlette.websockets import WebSocketDisconnect
 
 from sansu.server.accounts import SignedIn, Who, socket_account
-from sansu.server.base import ApiError
+from sansu.server.base import ApiError, Limiter, client_of, part
 from sansu.server.play.hub import Connection
 from sansu.server.play.live import LiveGame, dumps, is_text
 from sansu.server.play.privacy import check_watch
@@ -58,47 +58,55 @@ def socket_token(websocket: WebSocket) -> str | None:
     return websocket.query_params.get("token") or None
 
 
-def add_socket_route(
-    router: APIRouter, service: GameService, check_limit: CheckLimit | None = None
-) -> None:
-    """Adds ``/games/{id}/ws`` to ``router``."""
+router = APIRouter(prefix="/api")
 
-    @router.websocket("/games/{game_id}/ws")
-    async def socket(websocket: WebSocket, game_id: str, since: int | None = None) -> None:
-        offered = websocket.scope.get("subprotocols") or ()
-        await websocket.accept(subprotocol=PROTOCOL if PROTOCOL in offered else None)
-        token = socket_token(websocket)
-        try:
-            if check_limit is not None:
-                await check_limit(websocket)
-            user = await socket_account(service.store, websocket)
-            who: Who = token if user is None else SignedIn(user.id, token)
-            live = await service.get(game_id)
-            held = live.holder(who) if token else live.seats_of(who)
-            check_watch(live, held)
-        except ApiError as error:
-            await websocket.send_text(dumps({"type": "error", **error.to_dict()["error"]}))
-            await websocket.close(code=4000 + error.status)
-            return
-        connection = Connection(websocket, live.id, held)
-        missed = (
-            [e.to_json() for e in await service.event_log.events_since(live, since)]
-            if since is not None
-            else []
-        )
+
+@router.websocket("/games/{game_id}/ws")
+async def socket(
+    websocket: WebSocket,
+    game_id: str,
+    service: Annotated[GameService, part("service")],
+    limiter: Annotated[Limiter, part("limiter")],
+    since: int | None = None,
+) -> None:
+    """A game's socket: its hello, its events, and an answer to each message."""
+
+    async def check_limit(websocket: WebSocket) -> None:
+        await limiter.hit(client_of(websocket.scope))
+
+    offered = websocket.scope.get("subprotocols") or ()
+    await websocket.accept(subprotocol=PROTOCOL if PROTOCOL in offered else None)
+    token = socket_token(websocket)
+    try:
+        await check_limit(websocket)
+        user = await socket_account(service.store, websocket)
+        who: Who = token if user is None else SignedIn(user.id, token)
+        live = await service.get(game_id)
+        held = live.holder(who) if token else live.seats_of(who)
+        check_watch(live, held)
+    except ApiError as error:
+        await websocket.send_text(dumps({"type": "error", **error.to_dict()["error"]}))
+        await websocket.close(code=4000 + error.status)
+        return
+    connection = Connection(websocket, live.id, held)
+    missed = (
+        [e.to_json() for e in await service.event_log.events_since(live, since)]
+        if since is not None
+        else []
+    )
+    hello = await service.rated.decorate(live, game_json(service, live, held))
+    while hello["seq"] != live.seq:  # changed while the ratings were read: say it all
         hello = await service.rated.decorate(live, game_json(service, live, held))
-        while hello["seq"] != live.seq:  # changed while the ratings were read: say it all
-            hello = await service.rated.decorate(live, game_json(service, live, held))
-        hello.pop("presence", None)
-        hello.update(type="hello", missed=missed)
-        connection.send(dumps(hello))
-        service.hub.add(live, connection)
-        sender = service.background.spawn(connection.run_sender())
-        try:
-            await receive(service, live, connection, websocket, who, check_limit)
-        finally:
-            service.hub.remove(live, connection)
-            await sender
+    hello.pop("presence", None)
+    hello.update(type="hello", missed=missed)
+    connection.send(dumps(hello))
+    service.hub.add(live, connection)
+    sender = service.background.spawn(connection.run_sender())
+    try:
+        await receive(service, live, connection, websocket, who, check_limit)
+    finally:
+        service.hub.remove(live, connection)
+        await sender
 
 
 def parse(message: dict[str, Any]) -> dict[str, Any]:
