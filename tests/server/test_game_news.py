@@ -102,7 +102,7 @@ async def follow(db: str, seed: int) -> None:
         live, token = await service.create(game, options, seats, time_control=timed)
         assert token is not None
         tokens = {0: token}
-        copy = service.rounds._load(live.id)  # another node's copy, from now on news only
+        copy = service.rounds.load(live.id)  # another node's copy, from now on news only
         sent: list[Event] = []
 
         def catch_up() -> None:
@@ -111,7 +111,7 @@ async def follow(db: str, seed: int) -> None:
                 assert events is not None, (news["from"], copy.seq)
                 sent.extend(events)
             recorder.news.clear()
-            same(copy, service.rounds._load(live.id))
+            same(copy, service.rounds.load(live.id))
             assert [(e.seq, e.type, e.state, e.data, e.at) for e in sent] == stored_events(
                 service, live.id
             )

@@ -24,7 +24,7 @@ async def race(db: str) -> list[tuple[int, int]]:
 
         def load() -> None:
             while not done.is_set():
-                copy = reader.rounds._load(live.id)
+                copy = reader.rounds.load(live.id)
                 if len(copy.moves) != copy.version:  # a game of moves only: one per state
                     torn.append((copy.version, len(copy.moves)))
 

@@ -13,8 +13,9 @@ from sansu.server.accounts import Who
 from sansu.server.base import ApiError
 from sansu.server.play.clocks import ClockState
 from sansu.server.play.live import Change, LiveGame, Seat, new_id, start_clocks
-from sansu.server.play.rounds import Rounds, insert_game
+from sansu.server.play.rounds import Rounds
 from sansu.server.play.seating import build_game
+from sansu.server.play.stored import insert_game
 
 
 class Rematches:

@@ -22,18 +22,16 @@ import time
 from collections.abc import AsyncIterator, Callable, Mapping
 from typing import Any, Protocol
 
-from sqlalchemy import Connection, insert, select
+from sqlalchemy import Connection
 
-import sansu
 from sansu.core.protocol import Result, State
 from sansu.server.base import ApiError, Rows, Store, StoreError, not_found
 from sansu.server.base import events as events_table
 from sansu.server.base import games as games_table
 from sansu.server.base import moves as moves_table
-from sansu.server.base import seats as seats_table
-from sansu.server.play.clocks import ClockState
 from sansu.server.play.hub import Hub
-from sansu.server.play.live import Change, Event, LiveGame, PlayedMove, Seat
+from sansu.server.play.live import Change, Event, LiveGame, PlayedMove
+from sansu.server.play.stored import insert_game, live_game, read_game
 
 log = logging.getLogger("sansu.server")
 
@@ -185,7 +183,7 @@ class Rounds:
         future: asyncio.Future[LiveGame] = asyncio.get_running_loop().create_future()
         self._loading[game_id] = future
         try:
-            loaded = await asyncio.to_thread(self._load, game_id)
+            loaded = await asyncio.to_thread(self.load, game_id)
             live = self.games.setdefault(game_id, loaded)  # never over one in use
             future.set_result(live)
         except BaseException as error:
@@ -197,62 +195,9 @@ class Rounds:
         self.changed(live)  # its clocks and computer resume
         return live
 
-    def _load(self, game_id: str) -> LiveGame:
-        def read(c: Connection) -> tuple[Any, list[Any], list[Any]]:
-            if c.dialect.name == "postgresql":  # one snapshot: another node's commit whole or not
-                c.execution_options(isolation_level="REPEATABLE READ")
-            row = c.execute(select(games_table).where(games_table.c.id == game_id)).first()
-            if row is None:
-                raise not_found(game_id)
-            seat_rows = c.execute(
-                select(seats_table)
-                .where(seats_table.c.game_id == game_id)
-                .order_by(seats_table.c.seat)
-            ).all()
-            move_rows = c.execute(
-                select(moves_table)
-                .where(moves_table.c.game_id == game_id)
-                .order_by(moves_table.c.ply)
-            ).all()
-            return row, seat_rows, move_rows
-
-        row, seat_rows, move_rows = self.store.read_now(read)
-        game = sansu.load_game(row.game, **row.options)
-        state = game.initial_state()
-        for m in move_rows:
-            state = state.play(m.text)
-        return LiveGame(
-            id=row.id,
-            game=game,
-            state=state,
-            options=dict(row.options),
-            public_options=dict(row.public_options),
-            seats=[
-                Seat(s.seat, s.kind, s.level, s.name, s.token_hash, s.joined_at, s.user_id)
-                for s in seat_rows
-            ],
-            moves=[PlayedMove(m.ply, m.text, m.seat, m.at, m.state) for m in move_rows],
-            status=row.status,
-            casual=row.casual,
-            created_by=row.created_by,
-            private=row.private,
-            join_secret_hash=row.join_secret_hash,
-            watchable=row.watchable,
-            version=row.version,
-            seq=row.seq,
-            result=row.result,
-            termination=row.termination,
-            clock=ClockState.from_json(row.clock),
-            time_control=row.time_control,
-            rematch_offers=list(row.rematch_offers or []),
-            rematch_of=row.rematch_of,
-            rematch_id=row.rematch_id,
-            seed_chosen=row.seed_chosen,
-            meta=dict(row.meta or {}),
-            created_at=row.created_at,
-            updated_at=row.updated_at,
-            finished_at=row.finished_at,
-        )
+    def load(self, game_id: str) -> LiveGame:
+        """The game as stored now, read in one snapshot; memory is left alone."""
+        return live_game(*self.store.read_now(lambda c: read_game(c, game_id)))
 
     async def insert(self, live: LiveGame) -> None:
         """Stores a new game and puts it in memory (refused with 503 if the store cannot)."""
@@ -453,41 +398,3 @@ class Rounds:
             "computer_to_move": False,
         }
         await self.commit(change, row=row)
-
-
-def insert_game(c: Connection, live: LiveGame) -> None:
-    """Writes a new game's rows: the game, its seats and any moves it starts with."""
-    row = live.game_row()
-    row.update(
-        id=live.id,
-        game=live.game.id,
-        options=live.options,
-        public_options=live.public_options,
-        casual=live.casual,
-        created_by=live.created_by,
-        private=live.private,
-        join_secret_hash=live.join_secret_hash,
-        watchable=live.watchable,
-        created_at=live.created_at,
-        time_control=live.time_control,
-        rematch_of=live.rematch_of,
-        seed_chosen=live.seed_chosen,
-        meta=live.meta,
-    )
-    c.execute(insert(games_table).values(**row))
-    c.execute(insert(seats_table), [s.to_row(live.id) for s in live.seats])
-    if live.moves:
-        c.execute(
-            insert(moves_table),
-            [
-                {
-                    "game_id": live.id,
-                    "ply": m.ply,
-                    "text": m.text,
-                    "seat": m.seat,
-                    "at": m.at,
-                    "state": m.state,
-                }
-                for m in live.moves
-            ],
-        )
