@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 from numba import njit
 
+from sansu.ai.kernels.rng import below
 from sansu.ai.kernels.tree import (
     DRAW,
     LOSS,
@@ -28,7 +29,6 @@ from sansu.ai.kernels.tree import (
     add_children,
     backup,
     backup_reward,
-    below,
     leaf_value,
     proven_winner,
     reward_of,
