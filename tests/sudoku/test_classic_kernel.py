@@ -11,8 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sansu.sudoku import CLASSIC, count_many, parse_grid, random_solution, solve_many
-from sansu.sudoku._classic import CONFIGS, FORCED, KEEP, PERMUTATIONS, RIVALS
 from sansu.sudoku.grid import extends
+from sansu.sudoku.kernels.classic_tables import CONFIGS, FORCED, KEEP, PERMUTATIONS, RIVALS
 from sansu.sudoku.solver import run, run_many
 from tests.sudoku.reference import CLASSIC_RULES
 

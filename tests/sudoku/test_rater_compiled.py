@@ -10,8 +10,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sansu.sudoku import _rater_kernel as kernel
 from sansu.sudoku import generate
+from sansu.sudoku.kernels import rater as kernel
 from sansu.sudoku.rater import LADDER, LEVELS, Contradiction, rate, rate_up_to
 
 

@@ -178,7 +178,8 @@ class CompiledSearch:
         seed: int = 0,
     ) -> RootStats:
         """Search ``state`` within the budget: a time, a number of simulations, or both."""
-        from sansu.ai.kernels.tree import Tree, seed_state
+        from sansu.ai.kernels.rng import seed_state
+        from sansu.ai.kernels.tree import Tree
 
         if state.result is not None:
             raise ValueError("the game is over: there is no move to choose")

@@ -5,7 +5,7 @@ available (the :data:`LADDER`, from full house up to forcing chains) and
 never guesses. A puzzle is as hard as the hardest technique it needed, plus
 a little for the amount of work; see ``docs/sudoku-rating.md`` for the
 weights and bands. :func:`rate` runs the rungs up to expert compiled
-(:mod:`sansu.sudoku._rater_kernel`) and the rest in Python; the hints
+(:mod:`sansu.sudoku.kernels.rater`) and the rest in Python; the hints
 always come from the Python finders, which also serve as the reference.
 
     >>> puzzle = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79"
@@ -25,8 +25,8 @@ from typing import Any, Final
 
 import numpy as np
 
-from sansu.sudoku import _rater_kernel as kernel
 from sansu.sudoku.grid import as_grid
+from sansu.sudoku.kernels import rater as kernel
 from sansu.sudoku.logic import (
     als,
     chains,

@@ -3,8 +3,8 @@
 Sumodoku asks whether a half-filled grid can still be completed (and
 completes it for a claim), Sudoku Challenge needs puzzles with exactly one
 solution, and the computer players ask these questions thousands of times a
-move, so the search runs compiled: :mod:`sansu.sudoku._classic` for the
-classic rules, :mod:`sansu.sudoku._kernel` for any combination of variants.
+move, so the search runs compiled: :mod:`sansu.sudoku.kernels.classic` for the
+classic rules, :mod:`sansu.sudoku.kernels.general` for any combination of variants.
 :func:`solve_many` and :func:`count_many` answer a whole batch in one
 compiled call, without the few microseconds of Python each single call costs.
 
@@ -24,9 +24,10 @@ from collections.abc import Iterable, Sequence
 
 import numpy as np
 
-from sansu.sudoku import _classic, _kernel
 from sansu.sudoku.constraints import CLASSIC, Constraints
 from sansu.sudoku.grid import SIZE, Grid, as_grid
+from sansu.sudoku.kernels import classic
+from sansu.sudoku.kernels import general as kernel
 
 READING_ORDER = np.arange(SIZE, dtype=np.int16)
 """Cells in reading order: ties between branch cells go to the first."""
@@ -83,9 +84,9 @@ def run(
         and cell_order is READING_ORDER
         and digit_order is LOWEST_FIRST
     ):
-        return int(_classic.search(givens, limit, out)), out
-    t = _kernel.tables(constraints)
-    count = _kernel.search(
+        return int(classic.search(givens, limit, out)), out
+    t = kernel.tables(constraints)
+    count = kernel.search(
         givens,
         limit,
         t.peers,
@@ -93,7 +94,7 @@ def run(
         t.units,
         t.start,
         t.pairs,
-        _kernel.RELATIONS,
+        kernel.RELATIONS,
         cell_order,
         digit_order,
         max_nodes,
@@ -176,7 +177,7 @@ def run_many(
     if constraints.is_classic:
         if tries is None:
             tries = np.empty(givens.shape[0], dtype=np.int64)
-        _classic.search_many(givens, limit, solutions, counts, tries)
+        classic.search_many(givens, limit, solutions, counts, tries)
     else:
         for i in range(givens.shape[0]):
             counts[i], solutions[i] = search(givens[i], constraints, limit)

@@ -21,6 +21,7 @@ from typing import Any
 import numpy as np
 from numba import njit
 
+from sansu.ai.kernels.rng import below
 from sansu.ai.kernels.thirtyfive_eval import value as fitted_value
 from sansu.ai.kernels.thirtyfive_layout import (
     BORDER,
@@ -50,7 +51,6 @@ from sansu.ai.kernels.tree import (
     add_children,
     backup,
     backup_reward,
-    below,
     proven_winner,
     reward_of,
     select_child,

@@ -20,11 +20,14 @@ import math
 import numpy as np
 from numba import njit
 
+from sansu.ai.kernels.rng import below, seed_state
+
 UNKNOWN, WIN, LOSS, DRAW = 0, 1, 2, 3
 NOT_EXPANDED = -1
 
 # Slots of the small int64 ``rng``/bookkeeping array every kernel carries.
 RNG = 0
+"""``meta[RNG]``: the random state (:mod:`sansu.ai.kernels.rng` draws from slot 0)."""
 NODES = 1
 """``meta[NODES]``: how many nodes are in use."""
 META_SIZE = 2
@@ -82,32 +85,6 @@ class Tree:
             self.mover,
             self.meta,
         )
-
-
-def seed_state(seed: int) -> int:
-    """A non-zero 64-bit xorshift state from any integer seed (splitmix64 of it)."""
-    z = (seed * 0x9E3779B97F4A7C15 + 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
-    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
-    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF
-    z ^= z >> 31
-    return z or 0x2545F4914F6CDD1D
-
-
-@njit(cache=True, inline="always")
-def next_random(meta):
-    """xorshift64*: the next 32 random bits (as int64); the state lives in ``meta[RNG]``."""
-    x = meta[0]
-    x ^= x >> np.uint64(12)
-    x ^= x << np.uint64(25)
-    x ^= x >> np.uint64(27)
-    meta[0] = x
-    return np.int64((x * np.uint64(0x2545F4914F6CDD1D)) >> np.uint64(32))
-
-
-@njit(cache=True, inline="always")
-def below(meta, n):
-    """A random integer in ``0 .. n - 1`` (``n`` ≥ 1)."""
-    return (next_random(meta) * n) >> 32
 
 
 @njit(cache=True)

@@ -18,31 +18,13 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-from sansu.ai.kernels.tree import (
-    DRAW,
-    LOSS,
-    NOT_EXPANDED,
-    UNKNOWN,
-    WIN,
-    add_children,
-    backup,
-    backup_reward,
-    below,
-    leaf_value,
-    proven_winner,
-    reward_of,
-    select_child,
-    select_prior,
-)
-from sansu.ai.kernels.valuenet import (
-    COMPLETING,
-    LOW,
-    MAX_ACTIVE,
-    encode,
-    forward,
-    reward_for,
-    set_shares,
-)
+from sansu.ai.kernels import sectioned
+from sansu.ai.kernels.rng import below
+from sansu.ai.kernels.sectioned import DRAWN, MAX_MOVES, ONGOING, PLAYOUT_WINS
+from sansu.ai.kernels.sectioned import GROUP as GROUP  # re-exported: callers name them per game
+from sansu.ai.kernels.sectioned import PLAYOUT_UNIFORM as PLAYOUT_UNIFORM
+from sansu.ai.kernels.sectioned import PRIOR as PRIOR
+from sansu.ai.kernels.valuenet import COMPLETING, LOW, encode, forward, reward_for
 from sansu.core.sections import CELL_OF_BIT, FULL, HAS_LINE, PLACES
 
 MARKS0, MARKS1, WON, CLOSED, TARGET, TO_MOVE, RESULT = 0, 9, 18, 20, 21, 22, 23
@@ -50,8 +32,6 @@ SIZE = 24
 KEY_SLOTS = 18
 """The marks (the first slots) and the legal moves tell two positions apart."""
 FREE = -1
-ONGOING = -1
-DRAWN = 2
 
 LINE = np.array(HAS_LINE, dtype=np.int8)
 POP = np.array([bin(m).count("1") for m in range(512)], dtype=np.int64)
@@ -68,11 +48,9 @@ NEAR = WINNING
 """``NEAR[won]``: the sections whose winning would complete a line of sections ``won``
 (the same table as for cells: both are 3×3 grids)."""
 
-PLAYOUT_UNIFORM = 0
-PLAYOUT_WINS = 1
 PLAYOUT_SAFE = 2
 PLAYOUT_SECTIONS = 3
-"""Playout policies: uniformly random; take a move that wins the game when there is one;
+"""Playout policies besides the two of both games (:mod:`~sansu.ai.kernels.sectioned`):
 also avoid (by a few redraws) moves that let the opponent win at once; or, instead,
 half the time take a move that wins the section played in."""
 GREEDY = 32
@@ -81,20 +59,10 @@ wins the section played in (what policy 3 does alone)."""
 COUNTED = 16
 """Added to a search's policy: playouts draw free moves the slower way they did at first
 (see :func:`random_move`), which keeps the benchmark player ``max0`` as it was."""
-GROUP = 4
-"""Added to a search's policy: below the root, a free move is two decisions in the tree,
-the section (code ``MAX_MOVES + section``) and then the cell, so that the tree
-compares nine sections before dozens of cells."""
-PRIOR = 8
-"""Added to a search's policy: a new child starts with a small head start or handicap from
-:func:`prior` (progressive bias: worth a few simulations, so it fades as visits grow)."""
 PRIOR_WIN_SECTION = 0.5
 PRIOR_BLOCK = 0.5
 PRIOR_FREE_MOVE = -1.0
 PRIOR_SEND_TO_WIN = -1.0
-
-
-MAX_MOVES = 81
 
 
 def move_of(game: object, code: int) -> Any:
@@ -383,105 +351,25 @@ def judge(st, w1, b1, w2, b2, moves, active):
 
 
 @njit(cache=True)
+def choose_section(st, s):
+    """Send the player to move, on a free move, to section ``s`` (half of a move)."""
+    st[TARGET] = s
+
+
+@njit(cache=True)
 def search(
     root, first, count, move, visits, value, proven, mover, meta, sims, c_uct, policy, top, draw,
     w1, b1, w2, b2, mix, weight, share, pw1, pb1, pw2, pb2, c_prior, fpu,
 ):  # fmt: skip
-    """Run up to ``sims`` UCT simulations from ``root`` into the tree; how many were run.
-
-    ``top`` is the tree node of ``root`` (0 for a new tree; deeper when a tree
-    is reused after two moves); ``draw`` is what a draw is worth to the player to
-    move at ``root`` (½: neutral). Stops early once the solver has proven it.
-
-    ``w1, b1, w2, b2`` are a value network's weights, ``mix`` its share of a leaf's
-    value (0: playouts alone, as without a network; 1: the network alone) and
-    ``weight`` how many visits of the new leaf alone its value counts as, besides
-    (0: none; see :func:`~sansu.ai.kernels.tree.leaf_value`).
-    """
-    st = np.empty(SIZE, dtype=np.int64)
-    moves = np.empty(81, dtype=np.int16)
-    path = np.empty(192, dtype=np.int64)
-    playouts = policy & (3 | COUNTED | GREEDY)
-    group = policy & GROUP
-    biased = policy & PRIOR
-    me = root[TO_MOVE]
-    active = np.empty(MAX_ACTIVE, dtype=np.int64)
-    cells = np.empty(81, dtype=np.int16)
-    odds = np.empty(81, dtype=np.float32)
-    by_code = np.empty(81, dtype=np.float32)
-    done = 0
-    for _ in range(sims):
-        if proven[top] != UNKNOWN:
-            break
-        st[:] = root
-        node = top
-        reward0 = -1.0
-        winner = 2
-        path[0] = top
-        depth = 1
-        while True:
-            if proven[node] != UNKNOWN:
-                winner = proven_winner(proven[node], mover[node])
-                break
-            if first[node] == NOT_EXPANDED:
-                if node != top and visits[node] == 0:
-                    if mix > 0.0 or weight > 0:
-                        r = judge(st, w1, b1, w2, b2, moves, active)
-                        reward0 = leaf_value(visits, value, mover, node, r, mix, weight)
-                    if reward0 < 0.0 or mix < 1.0:
-                        winner = playout(st, meta, playouts)
-                        if reward0 >= 0.0:
-                            reward0 += (1.0 - mix) * reward_of(winner)
-                    break
-                n = choices(st, moves) if group and node != top else legal(st, moves)
-                if playouts & 3 >= PLAYOUT_WINS:
-                    # A winning move settles the node: no other move needs a child.
-                    found = winning_move(st, st[TO_MOVE])
-                    if found >= 0:
-                        moves[0] = found
-                        n = 1
-                if not add_children(
-                    first, count, move, visits, value, proven, mover, meta, node, moves, n,
-                    st[TO_MOVE],
-                ):  # fmt: skip
-                    winner = playout(st, meta, playouts)
-                    break
-                if biased:
-                    for c in range(first[node], first[node] + count[node]):
-                        value[c] = prior(st, move[c])
-                if c_prior > 0.0 and count[node] > 1:
-                    k = legal(st, cells)
-                    set_shares(
-                        st, WON, CLOSED, TARGET, TO_MOVE, cells, k, first[node], count[node],
-                        move, share, pw1, pb1, pw2, pb2, active, odds, by_code,
-                    )  # fmt: skip
-                elif c_prior > 0.0:
-                    share[first[node]] = 1.0
-            if c_prior > 0.0:
-                child = select_prior(
-                    first, count, visits, value, proven, mover, share, node, c_uct, c_prior, fpu
-                )
-            else:
-                child = select_child(first, count, visits, value, proven, node, c_uct)
-            code = move[child]
-            if code >= MAX_MOVES:
-                st[TARGET] = code - MAX_MOVES  # the section of a free move
-            else:
-                play(st, code)
-            path[depth] = child
-            depth += 1
-            node = child
-            if st[RESULT] != ONGOING:
-                winner = st[RESULT]
-                who = mover[child]
-                proven[child] = WIN if winner == who else (DRAW if winner == DRAWN else LOSS)
-                break
-        if reward0 >= 0.0:
-            backup_reward(first, count, visits, value, proven, mover, path, depth, reward0)
-        else:
-            backup(first, count, visits, value, proven, mover, path, depth, winner, me, draw)
-        done += 1
-    return done
+    """:func:`sansu.ai.kernels.sectioned.search` with this game's rules: up to ``sims`` UCT
+    simulations from ``root`` into the tree; how many were run."""
+    return sectioned.search(
+        legal, choices, play, choose_section, playout, winning_move, prior, judge,
+        (WON, CLOSED, TARGET, TO_MOVE, RESULT), policy & (3 | COUNTED | GREEDY),
+        np.empty(SIZE, dtype=np.int64), np.empty(192, dtype=np.int64),
+        root, (first, count, move, visits, value, proven, mover, meta), sims, c_uct, policy, top,
+        draw, (w1, b1, w2, b2, mix, weight), (share, pw1, pb1, pw2, pb2, c_prior, fpu),
+    )  # fmt: skip
 
 
 @njit(cache=True)

@@ -22,7 +22,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from sansu.ai.kernels.tree import seed_state
+from sansu.ai.kernels.rng import seed_state
 from sansu.core.registry import load_game
 
 

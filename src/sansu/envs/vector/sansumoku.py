@@ -23,7 +23,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from sansu.ai.kernels.tree import below
+from sansu.ai.kernels.rng import below
 from sansu.core.sections import FULL
 from sansu.envs.vector.uttt import CELLS, COL, LINE, POP, POS, ROW, SEC, first_illegal, nth_bit
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from sansu.ai.kernels.tree import below
+from sansu.ai.kernels.rng import below
 from sansu.envs.vector.uttt import first_illegal
 
 PLANES = 3

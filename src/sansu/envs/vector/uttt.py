@@ -20,7 +20,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from sansu.ai.kernels.tree import below
+from sansu.ai.kernels.rng import below
 from sansu.core.sections import CELL_OF_BIT, FULL, HAS_LINE, position_of, section_of
 
 NUM_ACTIONS = 81

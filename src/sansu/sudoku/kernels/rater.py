@@ -10,8 +10,8 @@ stops where the compiled rungs run out, and :mod:`sansu.sudoku.rater` goes on
 with the rest of the ladder in Python.
 
 numba's on-disk cache notices a change only in the file of the function it
-compiled: after editing one of the other ``_rater_*.py`` modules, delete
-``src/sansu/sudoku/__pycache__/_rater_*.nb*`` (the property test
+compiled: after editing one of the other ``rater_*.py`` modules, delete
+``src/sansu/sudoku/kernels/__pycache__/rater*.nb*`` (the property test
 ``tests/sudoku/test_rater_compiled.py`` shows a stale cache at once).
 """
 
@@ -20,10 +20,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from sansu.sudoku import _rater_chains as chains
-from sansu.sudoku import _rater_fish as fish
-from sansu.sudoku import _rater_patterns as patterns
-from sansu.sudoku._rater_tables import (
+from sansu.sudoku.kernels import rater_chains as chains
+from sansu.sudoku.kernels import rater_fish as fish
+from sansu.sudoku.kernels import rater_patterns as patterns
+from sansu.sudoku.kernels.rater_tables import (
     CELL_UNITS,
     COUNT,
     PEERS_,

@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from sansu.sudoku._rater_tables import (
+from sansu.sudoku.kernels.rater_tables import (
     BOX,
     CELL_UNITS,
     COUNT,

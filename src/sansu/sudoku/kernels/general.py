@@ -13,7 +13,7 @@ stack. A budget of branches lets the caller restart in another order
 One kernel serves every rule set: a rule set is only data (peer lists,
 units, starting masks, neighbour relations), built once per
 :class:`~sansu.sudoku.constraints.Constraints` by :func:`tables`. Classic
-questions in reading order go to the faster :mod:`sansu.sudoku._classic`.
+questions in reading order go to the faster :mod:`sansu.sudoku.kernels.classic`.
 """
 
 from __future__ import annotations
