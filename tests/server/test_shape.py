@@ -1,4 +1,4 @@
-"""The code's shape: no import cycle anywhere in ``src/``, no server module past ~500 lines.
+"""The code's shape: no import cycle in ``src/``, no module past ~450 lines, the server's layers.
 
 Every import counts, wherever it stands (inside a function, or only for type
 checking): a cycle hidden in a lazy import is still two modules that cannot
@@ -11,7 +11,8 @@ import ast
 from pathlib import Path
 
 SRC = Path(__file__).resolve().parents[2] / "src"
-MAX_LINES = 520
+MAX_LINES = 460
+"""About 450 lines: a module a reader can hold in mind."""
 
 
 def module_name(path: Path) -> str:
@@ -108,13 +109,13 @@ def test_no_import_cycle_in_src() -> None:
     assert cycles(graph) == []
 
 
-def test_no_server_module_is_long() -> None:
-    server = SRC / "sansu" / "server"
+def test_no_module_is_long() -> None:
     lengths = {
-        p.relative_to(server).as_posix(): len(p.read_text(encoding="utf-8").splitlines())
-        for p in server.rglob("*.py")
+        p.relative_to(SRC).as_posix(): len(p.read_text(encoding="utf-8").splitlines())
+        for p in SRC.rglob("*.py")
     }
-    assert lengths and all(n < MAX_LINES for n in lengths.values()), lengths
+    long = {name: n for name, n in lengths.items() if n > MAX_LINES}
+    assert lengths and not long, long
 
 
 SERVER = "sansu.server"
