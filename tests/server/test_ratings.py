@@ -11,6 +11,7 @@ import sqlalchemy as sa
 from openskill.models import PlackettLuce
 from sqlalchemy import Engine
 
+from sansu.server.accounts.users import users as users_table
 from sansu.server.ratings import table as ratings
 from sansu.server.ratings.rating_math import Rating, glicko2_pair, openskill_teams
 from sansu.server.ratings.table import RatingChange, rate_game
@@ -220,7 +221,7 @@ def test_history_and_leaderboard(engine: Engine) -> None:
     now = 200 * day
     people = {name: sign_up(engine, name) for name in ("Ann", "Ben", "Cy", "Dee", "Bot1")}
     with engine.begin() as c:
-        c.execute(sa.update(ratings.users).where(ratings.users.c.name == "Bot1").values(bot=True))
+        c.execute(sa.update(users_table).where(users_table.c.name == "Bot1").values(bot=True))
     n = 0
 
     def play(winner: str, loser: str, at: float) -> None:
