@@ -24,7 +24,7 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 import sansu
-from sansu.server import play
+from sansu.server import lobby, play
 from sansu.server.accounts import build_accounts_router
 from sansu.server.analysis import build_analysis_router, build_hints_router, reviews_router
 from sansu.server.app.assemble import assemble
@@ -39,7 +39,6 @@ from sansu.server.base import (
     send_error,
 )
 from sansu.server.bots import build_bot_router, build_bot_tournament_router, build_tokens_router
-from sansu.server.lobby import build_lobby_router
 from sansu.server.play import ABANDON_AFTER, KEEP_FINISHED, KEEP_IDLE, catalog
 from sansu.server.ratings import build_profiles_router
 from sansu.server.tournaments import build_tournaments_router
@@ -299,7 +298,7 @@ def create_app(
         build_accounts_router(store, server.login_limiter),
         build_hints_router(service),
         build_profiles_router(store),
-        build_lobby_router(service, server.seeks, server.desk),
+        lobby.router,
         build_bot_router(service, server.challenges, streams),
         build_tokens_router(store),
         build_analysis_router(service, server.analyses),
