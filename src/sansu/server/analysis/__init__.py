@@ -7,14 +7,12 @@ from __future__ import annotations
 
 from sansu.server.analysis.board import Analyses
 from sansu.server.analysis.reviews import Reviews
-from sansu.server.analysis.routes import build_analysis_router
-from sansu.server.analysis.routes_hints import build_hints_router
-from sansu.server.analysis.routes_reviews import reviews_router
+from sansu.server.analysis.routes import hints_router, reviews_router, router
 
 __all__ = [
     "Analyses",
     "Reviews",
-    "build_analysis_router",
-    "build_hints_router",
+    "hints_router",
     "reviews_router",
+    "router",
 ]

@@ -24,9 +24,8 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 import sansu
-from sansu.server import play
+from sansu.server import analysis, lobby, play
 from sansu.server.accounts import build_accounts_router
-from sansu.server.analysis import build_analysis_router, build_hints_router, reviews_router
 from sansu.server.app.assemble import assemble
 from sansu.server.app.security_headers import install as install_security_headers
 from sansu.server.base import (
@@ -39,7 +38,6 @@ from sansu.server.base import (
     send_error,
 )
 from sansu.server.bots import build_bot_router, build_bot_tournament_router, build_tokens_router
-from sansu.server.lobby import build_lobby_router
 from sansu.server.play import ABANDON_AFTER, KEEP_FINISHED, KEEP_IDLE, catalog
 from sansu.server.ratings import build_profiles_router
 from sansu.server.tournaments import build_tournaments_router
@@ -295,14 +293,14 @@ def create_app(
     routers = [
         play.router,
         play.socket_router,
-        reviews_router(service, server.reviews),
+        analysis.reviews_router,
         build_accounts_router(store, server.login_limiter),
-        build_hints_router(service),
+        analysis.hints_router,
         build_profiles_router(store),
-        build_lobby_router(service, server.seeks, server.desk),
+        lobby.router,
         build_bot_router(service, server.challenges, streams),
         build_tokens_router(store),
-        build_analysis_router(service, server.analyses),
+        analysis.router,
         build_tournaments_router(store, server.tournaments),
         build_bot_tournament_router(service, server.tournaments),
     ]

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from sansu.server.lobby.challenges import LIMIT, Challenge, Challenges, account_json, game_start
 from sansu.server.lobby.desk import PairingDesk
-from sansu.server.lobby.routes import build_lobby_router
+from sansu.server.lobby.routes import router
 from sansu.server.lobby.seeks import Seeks
 from sansu.server.lobby.streams import EventStreams, lines
 
@@ -20,7 +20,7 @@ __all__ = [
     "PairingDesk",
     "Seeks",
     "account_json",
-    "build_lobby_router",
     "game_start",
     "lines",
+    "router",
 ]
