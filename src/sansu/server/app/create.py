@@ -24,7 +24,7 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 import sansu
-from sansu.server import play
+from sansu.server import bots, play
 from sansu.server.accounts import build_accounts_router
 from sansu.server.analysis import build_analysis_router, build_hints_router, reviews_router
 from sansu.server.app.assemble import assemble
@@ -38,7 +38,6 @@ from sansu.server.base import (
     install_logging,
     send_error,
 )
-from sansu.server.bots import build_bot_router, build_bot_tournament_router, build_tokens_router
 from sansu.server.lobby import build_lobby_router
 from sansu.server.play import ABANDON_AFTER, KEEP_FINISHED, KEEP_IDLE, catalog
 from sansu.server.ratings import build_profiles_router
@@ -300,11 +299,11 @@ def create_app(
         build_hints_router(service),
         build_profiles_router(store),
         build_lobby_router(service, server.seeks, server.desk),
-        build_bot_router(service, server.challenges, streams),
-        build_tokens_router(store),
+        bots.router,
+        bots.tokens_router,
         build_analysis_router(service, server.analyses),
         build_tournaments_router(store, server.tournaments),
-        build_bot_tournament_router(service, server.tournaments),
+        bots.tournament_router,
     ]
     for router in routers:
         app.include_router(router)
