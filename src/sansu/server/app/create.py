@@ -24,7 +24,7 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 import sansu
-from sansu.server import analysis, lobby, play
+from sansu.server import analysis, bots, lobby, play
 from sansu.server.accounts import build_accounts_router
 from sansu.server.app.assemble import assemble
 from sansu.server.app.security_headers import install as install_security_headers
@@ -37,7 +37,6 @@ from sansu.server.base import (
     install_logging,
     send_error,
 )
-from sansu.server.bots import build_bot_router, build_bot_tournament_router, build_tokens_router
 from sansu.server.play import ABANDON_AFTER, KEEP_FINISHED, KEEP_IDLE, catalog
 from sansu.server.ratings import build_profiles_router
 from sansu.server.tournaments import build_tournaments_router
@@ -298,11 +297,11 @@ def create_app(
         analysis.hints_router,
         build_profiles_router(store),
         lobby.router,
-        build_bot_router(service, server.challenges, streams),
-        build_tokens_router(store),
+        bots.router,
+        bots.tokens_router,
         analysis.router,
         build_tournaments_router(store, server.tournaments),
-        build_bot_tournament_router(service, server.tournaments),
+        bots.tournament_router,
     ]
     for router in routers:
         app.include_router(router)

@@ -6,13 +6,14 @@ May import: base, accounts, ratings, play, lobby, tournaments.
 
 from __future__ import annotations
 
-from sansu.server.bots.routes import build_bot_router
-from sansu.server.bots.routes_tokens import build_tokens_router
-from sansu.server.bots.routes_tournaments import build_bot_tournament_router, pairing_announcer
+from sansu.server.bots.announcer import pairing_announcer
+from sansu.server.bots.routes import router
+from sansu.server.bots.routes_tokens import router as tokens_router
+from sansu.server.bots.routes_tournaments import router as tournament_router
 
 __all__ = [
-    "build_bot_router",
-    "build_bot_tournament_router",
-    "build_tokens_router",
     "pairing_announcer",
+    "router",
+    "tokens_router",
+    "tournament_router",
 ]
