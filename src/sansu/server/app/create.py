@@ -24,8 +24,7 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 import sansu
-from sansu.server import play
-from sansu.server.accounts import build_accounts_router
+from sansu.server import accounts, play, ratings, tournaments
 from sansu.server.analysis import build_analysis_router, build_hints_router, reviews_router
 from sansu.server.app.assemble import assemble
 from sansu.server.app.security_headers import install as install_security_headers
@@ -41,8 +40,6 @@ from sansu.server.base import (
 from sansu.server.bots import build_bot_router, build_bot_tournament_router, build_tokens_router
 from sansu.server.lobby import build_lobby_router
 from sansu.server.play import ABANDON_AFTER, KEEP_FINISHED, KEEP_IDLE, catalog
-from sansu.server.ratings import build_profiles_router
-from sansu.server.tournaments import build_tournaments_router
 
 log = logging.getLogger("sansu.server")
 
@@ -296,14 +293,14 @@ def create_app(
         play.router,
         play.socket_router,
         reviews_router(service, server.reviews),
-        build_accounts_router(store, server.login_limiter),
+        accounts.router,
         build_hints_router(service),
-        build_profiles_router(store),
+        ratings.router,
         build_lobby_router(service, server.seeks, server.desk),
         build_bot_router(service, server.challenges, streams),
         build_tokens_router(store),
         build_analysis_router(service, server.analyses),
-        build_tournaments_router(store, server.tournaments),
+        tournaments.router,
         build_bot_tournament_router(service, server.tournaments),
     ]
     for router in routers:
