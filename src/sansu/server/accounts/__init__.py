@@ -19,7 +19,7 @@ from sansu.server.accounts.identity import (
     socket_account,
 )
 from sansu.server.accounts.login_limits import LoginLimiter
-from sansu.server.accounts.routes import CsrfHeader, build_accounts_router
+from sansu.server.accounts.routes import CsrfHeader, router
 from sansu.server.accounts.users import User, UserError, find_user, get_user
 from sansu.server.accounts.users import users as users_table
 
@@ -35,9 +35,9 @@ __all__ = [
     "Who",
     "account",
     "acting",
-    "build_accounts_router",
     "find_user",
     "get_user",
+    "router",
     "session_of",
     "signed_session",
     "socket_account",

@@ -15,6 +15,10 @@ account work runs in a worker thread on its own connection, never on the
 event loop; its transactions write only after the hashing, so they hold the
 database's write lock for a moment only. A password is never logged or
 echoed: refusals name the rule, never the value.
+
+Each route is a function of this module: the store and the log-in limiter come
+in through ``Depends`` (:func:`~sansu.server.base.part`), and so does the caller,
+as a :class:`~sansu.server.accounts.identity.Caller`.
 """
 
 from __future__ import annotations
@@ -31,10 +35,11 @@ from sqlalchemy import Connection
 
 from sansu.server.accounts import sessions as user_sessions
 from sansu.server.accounts import users
-from sansu.server.accounts.identity import COOKIE, CSRF_HEADER, session_of, signed_session
+from sansu.server.accounts.identity import COOKIE, CSRF_HEADER, SessionOnly, session_of
 from sansu.server.accounts.login_limits import LoginLimiter
 from sansu.server.accounts.users import MAX_PASSWORD, User, UserError
-from sansu.server.base import ApiError, Store, client_of, refusals
+from sansu.server.base import ApiError, client_of, part, refusals
+from sansu.server.base import Store as StoreClass
 
 T = TypeVar("T")
 
@@ -88,7 +93,10 @@ class Done(BaseModel):
 CsrfHeader = Annotated[
     str | None, Header(alias=CSRF_HEADER, description="the session's CSRF token")
 ]
-
+Store = Annotated[StoreClass, part("store")]
+"""The server's store, as the composition root built it."""
+LoginLimits = Annotated[LoginLimiter, part("login_limiter")]
+"""The brute-force limit on log-ins."""
 
 
 def _refusal(error: UserError, *, status: int | None = None) -> ApiError:
@@ -132,116 +140,125 @@ def clear_session_cookie(response: Response, request: Request) -> None:
     response.delete_cookie(COOKIE, path="/", httponly=True, samesite="lax", secure=_https(request))
 
 
-def build_accounts_router(store: Store, login_limiter: LoginLimiter) -> APIRouter:
-    """The ``/api/account`` routes on ``store`` (``login_limiter``: the brute-force limit)."""
-    router = APIRouter(prefix="/api/account", tags=["accounts"])
-    limiter = login_limiter
+async def _write(store: StoreClass, fn: Callable[[Connection], T]) -> T:
+    """``fn`` in its own committed transaction, in a worker thread (Argon2 is slow)."""
+    return await asyncio.to_thread(store.write_now, fn)
 
-    async def write(fn: Callable[[Connection], T]) -> T:
-        """``fn`` in its own committed transaction, in a worker thread (Argon2 is slow)."""
-        return await asyncio.to_thread(store.write_now, fn)
 
-    async def signed_in(request: Request) -> tuple[str, User] | None:
-        return await session_of(store, request.cookies)
+def _private(response: Response) -> None:
+    response.headers["Cache-Control"] = "no-store"
 
-    async def cookie_write(request: Request, csrf: str | None) -> tuple[str, User]:
-        """The session of a cookie-authenticated write, once its CSRF token is checked."""
-        return await signed_session(store, request, csrf or "")
 
-    def private(response: Response) -> None:
-        response.headers["Cache-Control"] = "no-store"
+def _too_many(error: UserError, name: str, client: str, limiter: LoginLimiter) -> ApiError:
+    """A refusal; ``too_many_attempts`` says how long to wait (and ``Retry-After``)."""
+    if error.code != "too_many_attempts":
+        return _refusal(error)
+    wait = limiter.retry_after(users.name_key(name), client)
+    return ApiError(429, error.code, f"{error} ({wait} s)", retry_after=wait)
 
-    @router.get("", response_model=AccountState)
-    async def who_am_i(request: Request, response: Response) -> dict[str, Any]:
-        """Who is signed in with this browser's session cookie, and the session's CSRF
-        token (``user`` is null for anyone not signed in)."""
-        private(response)
-        session = await signed_in(request)
-        if session is None:
-            return _state(None, None)
-        return _state(session[1], user_sessions.csrf_token(session[0]))
 
-    @router.post("/signup", status_code=201, response_model=AccountState, responses=refusals(409))
-    async def sign_up(body: SignUp, request: Request, response: Response) -> dict[str, Any]:
-        """Creates an account and signs it in (sets the session cookie); ``bot``: a bot
-        account (docs/bots.md)."""
-        private(response)
+router = APIRouter(prefix="/api/account", tags=["accounts"])
 
-        def job(c: Connection) -> user_sessions.Session:
-            user = users.sign_up(c, body.name, body.password, now=time.time(), bot=body.bot)
-            return user_sessions.open_session(c, user, now=time.time())
 
-        try:
-            session = await write(job)
-        except UserError as error:
-            raise _refusal(error) from None
-        set_session_cookie(response, request, session.token)
-        return _state(session.user, session.csrf)
+@router.get("", response_model=AccountState)
+async def who_am_i(request: Request, response: Response, store: Store) -> dict[str, Any]:
+    """Who is signed in with this browser's session cookie, and the session's CSRF
+    token (``user`` is null for anyone not signed in)."""
+    _private(response)
+    session = await session_of(store, request.cookies)
+    if session is None:
+        return _state(None, None)
+    return _state(session[1], user_sessions.csrf_token(session[0]))
 
-    @router.post("/login", response_model=AccountState, responses=refusals(401))
-    async def log_in(body: Credentials, request: Request, response: Response) -> Any:
-        """Signs in (sets the session cookie). An unknown name and a wrong password get
-        the same answer; after 5 failures for a name (20 from one address) in 5 minutes,
-        log-ins are refused 429 ``too_many_attempts`` for a while."""
-        private(response)
-        client = client_of(request.scope)
 
-        def job(c: Connection) -> user_sessions.Session:
-            user = users.authenticate(c, body.name, body.password, client=client, limiter=limiter)
-            return user_sessions.open_session(c, user, now=time.time())
+@router.post("/signup", status_code=201, response_model=AccountState, responses=refusals(409))
+async def sign_up(
+    body: SignUp, request: Request, response: Response, store: Store
+) -> dict[str, Any]:
+    """Creates an account and signs it in (sets the session cookie); ``bot``: a bot
+    account (docs/bots.md)."""
+    _private(response)
 
-        try:
-            session = await write(job)
-        except UserError as error:
-            return _refused(_too_many(error, body.name, client))
-        set_session_cookie(response, request, session.token)
-        return _state(session.user, session.csrf)
+    def job(c: Connection) -> user_sessions.Session:
+        user = users.sign_up(c, body.name, body.password, now=time.time(), bot=body.bot)
+        return user_sessions.open_session(c, user, now=time.time())
 
-    def _too_many(error: UserError, name: str, client: str) -> ApiError:
-        if error.code != "too_many_attempts":
-            return _refusal(error)
-        wait = limiter.retry_after(users.name_key(name), client)
-        return ApiError(429, error.code, f"{error} ({wait} s)", retry_after=wait)
+    try:
+        session = await _write(store, job)
+    except UserError as error:
+        raise _refusal(error) from None
+    set_session_cookie(response, request, session.token)
+    return _state(session.user, session.csrf)
 
-    @router.post("/logout", response_model=Done, responses=refusals(401, 403))
-    async def log_out(
-        request: Request, response: Response, csrf: CsrfHeader = None
-    ) -> dict[str, Any]:
-        """Ends this session (needs the CSRF header) and clears its cookie."""
-        private(response)
-        token, _user = await cookie_write(request, csrf)
-        await write(lambda c: user_sessions.revoke(c, token))
-        clear_session_cookie(response, request)
-        return {"ok": True, "sessions_ended": 0}
 
-    @router.post("/password", response_model=Done, responses=refusals(401, 403))
-    async def change_password(
-        body: PasswordChange, request: Request, response: Response, csrf: CsrfHeader = None
-    ) -> Any:
-        """Changes the password (needs the current one and the CSRF header); every other
-        session of the account ends, this one stays. Wrong current passwords count
-        against the log-in limit of the account's name."""
-        private(response)
-        token, user = await cookie_write(request, csrf)
-        client = client_of(request.scope)
-        key = users.name_key(user.name)
-        if not limiter.allowed(key, client):
-            held = UserError("too_many_attempts", "too many failed log-ins: wait and try again")
-            return _refused(_too_many(held, user.name, client))
+@router.post("/login", response_model=AccountState, responses=refusals(401))
+async def log_in(
+    body: Credentials, request: Request, response: Response, store: Store, limiter: LoginLimits
+) -> Any:
+    """Signs in (sets the session cookie). An unknown name and a wrong password get
+    the same answer; after 5 failures for a name (20 from one address) in 5 minutes,
+    log-ins are refused 429 ``too_many_attempts`` for a while."""
+    _private(response)
+    client = client_of(request.scope)
 
-        def job(c: Connection) -> int:
-            users.change_password(
-                c, user.id, body.current_password, body.new_password, now=time.time()
-            )
-            return user_sessions.revoke_all(c, user.id, keep=token)
+    def job(c: Connection) -> user_sessions.Session:
+        user = users.authenticate(c, body.name, body.password, client=client, limiter=limiter)
+        return user_sessions.open_session(c, user, now=time.time())
 
-        try:
-            ended = await write(job)
-        except UserError as error:
-            if error.code == "bad_credentials":
-                limiter.failed(key, client)
-                raise _refusal(error, status=403) from None
-            raise _refusal(error) from None
-        return {"ok": True, "sessions_ended": ended}
+    try:
+        session = await _write(store, job)
+    except UserError as error:
+        return _refused(_too_many(error, body.name, client, limiter))
+    set_session_cookie(response, request, session.token)
+    return _state(session.user, session.csrf)
 
-    return router
+
+@router.post("/logout", response_model=Done, responses=refusals(401, 403))
+async def log_out(
+    request: Request,
+    response: Response,
+    store: Store,
+    caller: SessionOnly,
+    csrf: CsrfHeader = None,
+) -> dict[str, Any]:
+    """Ends this session (needs the CSRF header) and clears its cookie."""
+    _private(response)
+    token, _user = await caller.session(csrf or "")
+    await _write(store, lambda c: user_sessions.revoke(c, token))
+    clear_session_cookie(response, request)
+    return {"ok": True, "sessions_ended": 0}
+
+
+@router.post("/password", response_model=Done, responses=refusals(401, 403))
+async def change_password(
+    body: PasswordChange,
+    request: Request,
+    response: Response,
+    store: Store,
+    limiter: LoginLimits,
+    caller: SessionOnly,
+    csrf: CsrfHeader = None,
+) -> Any:
+    """Changes the password (needs the current one and the CSRF header); every other
+    session of the account ends, this one stays. Wrong current passwords count
+    against the log-in limit of the account's name."""
+    _private(response)
+    token, user = await caller.session(csrf or "")
+    client = client_of(request.scope)
+    key = users.name_key(user.name)
+    if not limiter.allowed(key, client):
+        held = UserError("too_many_attempts", "too many failed log-ins: wait and try again")
+        return _refused(_too_many(held, user.name, client, limiter))
+
+    def job(c: Connection) -> int:
+        users.change_password(c, user.id, body.current_password, body.new_password, now=time.time())
+        return user_sessions.revoke_all(c, user.id, keep=token)
+
+    try:
+        ended = await _write(store, job)
+    except UserError as error:
+        if error.code == "bad_credentials":
+            limiter.failed(key, client)
+            raise _refusal(error, status=403) from None
+        raise _refusal(error) from None
+    return {"ok": True, "sessions_ended": ended}

@@ -24,8 +24,7 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 import sansu
-from sansu.server import analysis, bots, lobby, play
-from sansu.server.accounts import build_accounts_router
+from sansu.server import accounts, analysis, bots, lobby, play, ratings, tournaments
 from sansu.server.app.assemble import assemble
 from sansu.server.app.security_headers import install as install_security_headers
 from sansu.server.base import (
@@ -38,8 +37,6 @@ from sansu.server.base import (
     send_error,
 )
 from sansu.server.play import ABANDON_AFTER, KEEP_FINISHED, KEEP_IDLE, catalog
-from sansu.server.ratings import build_profiles_router
-from sansu.server.tournaments import build_tournaments_router
 
 log = logging.getLogger("sansu.server")
 
@@ -293,14 +290,14 @@ def create_app(
         play.router,
         play.socket_router,
         analysis.reviews_router,
-        build_accounts_router(store, server.login_limiter),
+        accounts.router,
         analysis.hints_router,
-        build_profiles_router(store),
+        ratings.router,
         lobby.router,
         bots.router,
         bots.tokens_router,
         analysis.router,
-        build_tournaments_router(store, server.tournaments),
+        tournaments.router,
         bots.tournament_router,
     ]
     for router in routers:

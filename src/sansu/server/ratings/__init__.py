@@ -7,7 +7,7 @@ May import: base, accounts.
 from __future__ import annotations
 
 from sansu.server.ratings.levels import level_ratings
-from sansu.server.ratings.routes import build_profiles_router
+from sansu.server.ratings.routes import router
 from sansu.server.ratings.table import (
     OPENSKILL_GAMES,
     get_rating,
@@ -19,11 +19,11 @@ from sansu.server.ratings.table import (
 
 __all__ = [
     "OPENSKILL_GAMES",
-    "build_profiles_router",
     "get_rating",
     "level_ratings",
     "rate_game",
     "rated_games",
     "rating_history",
+    "router",
     "speed_of",
 ]

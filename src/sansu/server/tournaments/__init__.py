@@ -7,7 +7,7 @@ May import: base, accounts, ratings, play.
 from __future__ import annotations
 
 from sansu.server.tournaments.director import Director, Pairing, PairingListener, rows_of
-from sansu.server.tournaments.routes import Pause, TournamentId, build_tournaments_router
+from sansu.server.tournaments.routes import Pause, TournamentId, router
 from sansu.server.tournaments.tables import tournaments as tournaments_table
 from sansu.server.tournaments.tournaments import Tournaments
 
@@ -18,7 +18,7 @@ __all__ = [
     "Pause",
     "TournamentId",
     "Tournaments",
-    "build_tournaments_router",
+    "router",
     "rows_of",
     "tournaments_table",
 ]

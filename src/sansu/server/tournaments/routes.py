@@ -3,22 +3,25 @@
 
 Reading is open to anyone; creating, entering, pausing, withdrawing and
 starting need a signed-in session and its ``X-CSRF-Token`` header (a bot's
-own API builds on the same domain calls).
+own API builds on the same domain calls). Each route is a function of this
+module: the tournaments come in through ``Depends``, and so does the caller, as a
+:class:`~sansu.server.accounts.Caller`.
 """
 
 from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Body, Path, Query, Request
+from fastapi import APIRouter, Body, Path, Query
 from pydantic import BaseModel, ConfigDict, Field
 
-from sansu.server.accounts import User, signed_session
-from sansu.server.base import GameChoice, Store, TimeControl, refusals
+from sansu.server.accounts import Caller, SessionOnly, User
+from sansu.server.base import GameChoice, TimeControl, part, refusals
 from sansu.server.tournaments.tournaments import Tournaments
 
 TournamentId = Annotated[str, Path(min_length=1, max_length=24, description="a tournament's id")]
-
+AllTournaments = Annotated[Tournaments, part("tournaments")]
+"""The server's tournaments, as the composition root built them."""
 
 
 class CreateTournament(GameChoice):
@@ -39,64 +42,85 @@ class Pause(BaseModel):
     paused: bool = True
 
 
-def build_tournaments_router(store: Store, tournaments: Tournaments) -> APIRouter:
-    router = APIRouter(prefix="/api/tournaments", tags=["tournaments"])
+async def player(caller: Caller) -> User:
+    """The signed-in user of a write (refused without a session or its CSRF header)."""
+    return (await caller.session())[1]
 
-    async def player(request: Request) -> User:
-        return (await signed_session(store, request))[1]
 
-    @router.get("", responses=refusals())
-    async def list_tournaments(
-        status: Annotated[Literal["upcoming", "running", "finished"] | None, Query()] = None,
-        limit: Annotated[int, Query(ge=1, le=200)] = 50,
-    ) -> dict[str, Any]:
-        """Tournaments, newest first."""
-        return {"tournaments": await tournaments.list_all(status, limit)}
+router = APIRouter(prefix="/api/tournaments", tags=["tournaments"])
 
-    @router.post("", status_code=201, responses=refusals(401, 403, 503))
-    async def create(body: CreateTournament, request: Request) -> dict[str, Any]:
-        """Creates an upcoming tournament (signed in)."""
-        user = await player(request)
-        spec = body.model_dump()
-        spec["time_control"] = body.time_control.model_dump()
-        return await tournaments.create(user, spec)
 
-    @router.get("/{tid}", responses=refusals(404))
-    async def get(tid: TournamentId) -> dict[str, Any]:
-        """The tournament: standings, rounds and their pairings (with game ids), podium."""
-        return await tournaments.get(tid)
+@router.get("", responses=refusals())
+async def list_tournaments(
+    status: Annotated[Literal["upcoming", "running", "finished"] | None, Query()] = None,
+    limit: Annotated[int, Query(ge=1, le=200)] = 50,
+    *,
+    tournaments: AllTournaments,
+) -> dict[str, Any]:
+    """Tournaments, newest first."""
+    return {"tournaments": await tournaments.list_all(status, limit)}
 
-    @router.post("/{tid}/join", responses=refusals(401, 403, 404, 409))
-    async def join(tid: TournamentId, request: Request) -> dict[str, Any]:
-        """Enters the signed-in player (arenas: at any time; others: before the start)."""
-        return await tournaments.join(tid, await player(request))
 
-    @router.post("/{tid}/pause", responses=refusals(401, 403, 404, 409))
-    async def pause(
-        tid: TournamentId, request: Request, body: Annotated[Pause | None, Body()] = None
-    ) -> dict[str, Any]:
-        """Arena: ``{"paused": true}`` stops being paired, ``false`` comes back."""
-        paused = True if body is None else body.paused
-        return await tournaments.pause(tid, await player(request), paused)
+@router.post("", status_code=201, responses=refusals(401, 403, 503))
+async def create(
+    body: CreateTournament, tournaments: AllTournaments, caller: SessionOnly
+) -> dict[str, Any]:
+    """Creates an upcoming tournament (signed in)."""
+    user = await player(caller)
+    spec = body.model_dump()
+    spec["time_control"] = body.time_control.model_dump()
+    return await tournaments.create(user, spec)
 
-    @router.post("/{tid}/withdraw", responses=refusals(401, 403, 404, 409))
-    async def withdraw(tid: TournamentId, request: Request) -> dict[str, Any]:
-        """Leaves the tournament."""
-        return await tournaments.withdraw(tid, await player(request))
 
-    @router.post("/{tid}/games/{game_id}/token", responses=refusals(401, 403, 404, 409, 503))
-    async def seat_token(
-        tid: TournamentId,
-        game_id: Annotated[str, Path(min_length=1, max_length=24)],
-        request: Request,
-    ) -> dict[str, Any]:
-        """A seat token for the signed-in player's own game of this tournament, shown once
-        (for a page that plays by seat tokens); the seat's earlier token stops working."""
-        return await tournaments.seat_token(tid, game_id, await player(request))
+@router.get("/{tid}", responses=refusals(404))
+async def get(tid: TournamentId, tournaments: AllTournaments) -> dict[str, Any]:
+    """The tournament: standings, rounds and their pairings (with game ids), podium."""
+    return await tournaments.get(tid)
 
-    @router.post("/{tid}/start", responses=refusals(401, 403, 404, 409))
-    async def start(tid: TournamentId, request: Request) -> dict[str, Any]:
-        """Starts it now (its creator only)."""
-        return await tournaments.start(tid, await player(request))
 
-    return router
+@router.post("/{tid}/join", responses=refusals(401, 403, 404, 409))
+async def join(
+    tid: TournamentId, tournaments: AllTournaments, caller: SessionOnly
+) -> dict[str, Any]:
+    """Enters the signed-in player (arenas: at any time; others: before the start)."""
+    return await tournaments.join(tid, await player(caller))
+
+
+@router.post("/{tid}/pause", responses=refusals(401, 403, 404, 409))
+async def pause(
+    tid: TournamentId,
+    tournaments: AllTournaments,
+    caller: SessionOnly,
+    body: Annotated[Pause | None, Body()] = None,
+) -> dict[str, Any]:
+    """Arena: ``{"paused": true}`` stops being paired, ``false`` comes back."""
+    paused = True if body is None else body.paused
+    return await tournaments.pause(tid, await player(caller), paused)
+
+
+@router.post("/{tid}/withdraw", responses=refusals(401, 403, 404, 409))
+async def withdraw(
+    tid: TournamentId, tournaments: AllTournaments, caller: SessionOnly
+) -> dict[str, Any]:
+    """Leaves the tournament."""
+    return await tournaments.withdraw(tid, await player(caller))
+
+
+@router.post("/{tid}/games/{game_id}/token", responses=refusals(401, 403, 404, 409, 503))
+async def seat_token(
+    tid: TournamentId,
+    game_id: Annotated[str, Path(min_length=1, max_length=24)],
+    tournaments: AllTournaments,
+    caller: SessionOnly,
+) -> dict[str, Any]:
+    """A seat token for the signed-in player's own game of this tournament, shown once
+    (for a page that plays by seat tokens); the seat's earlier token stops working."""
+    return await tournaments.seat_token(tid, game_id, await player(caller))
+
+
+@router.post("/{tid}/start", responses=refusals(401, 403, 404, 409))
+async def start(
+    tid: TournamentId, tournaments: AllTournaments, caller: SessionOnly
+) -> dict[str, Any]:
+    """Starts it now (its creator only)."""
+    return await tournaments.start(tid, await player(caller))
