@@ -8,6 +8,7 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
+from tests.web.helpers import TURN_TIMEOUT_MS
 from tests.web.test_account import PHONE, fits
 
 PASSWORD = "a long enough password"
@@ -75,10 +76,10 @@ def test_create_join_play_standings(browser: Any, server_url: str) -> None:
         # Alice plays her game in the game page: she resigns it there, by keyboard.
         alice.on("dialog", lambda dialog: dialog.accept())
         press(alice, "[data-action=resign]")
-        alice.wait_for_selector("[data-testid=status]:has-text('resign')", timeout=15000)
+        alice.wait_for_selector("[data-testid=status]:has-text('resign')", timeout=TURN_TIMEOUT_MS)
         alice.goto(f"{server_url}/#/tournament/{tid}")
         for page in (alice, bob):
-            page.wait_for_selector("[data-testid=podium]", timeout=15000)
+            page.wait_for_selector("[data-testid=podium]", timeout=TURN_TIMEOUT_MS)
             score = page.text_content(f"[data-player='{bob_name}'] [data-testid=score]")
             assert score == "1"
             assert page.text_content(f"[data-player='{alice_name}'] [data-testid=score]") == "0"
