@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import random
 import time
@@ -15,7 +16,7 @@ from fastapi.testclient import TestClient
 import sansu
 from sansu.ai.review import review_game
 from sansu.server.analysis import reviews as reviews_module
-from sansu.server.analysis.reviews import SEED, reviews
+from sansu.server.analysis.reviews import SEED, PartRequest, reviews
 from sansu.server.base.ratelimit import RateLimits
 from sansu.server.base.store import make_engine
 from tests.server.conftest import Api, make_client
@@ -168,3 +169,58 @@ def test_bad_review_budgets_are_refused() -> None:
     for bad in (0, -1, True, 1.5):
         with pytest.raises(ValueError):
             reviews_module.Reviews(None, None, None, None, simulations=bad)  # type: ignore[arg-type]
+
+
+class RecordingRunner:
+    """The computer workers, in the test's threads, recording every job asked of them."""
+
+    def __init__(self) -> None:
+        self.jobs: list[Any] = []
+
+    async def run(self, fn: Any, request: Any, **_: Any) -> Any:
+        self.jobs.append(request)
+        return await asyncio.to_thread(fn, request)
+
+
+class HeldRunner:
+    """Computer workers whose searches never end (until cancelled)."""
+
+    async def run(self, fn: Any, request: Any, **_: Any) -> Any:
+        await asyncio.sleep(3600)
+
+
+def test_each_position_is_its_own_job_so_a_move_waits_for_one_position_at_most(
+    review_client: TestClient,
+) -> None:
+    runner = RecordingRunner()
+    review_client.app.state.reviews.runner = runner  # type: ignore[attr-defined]
+    gid = finished_game(Api(review_client))
+    assert review_client.post(f"/api/games/{gid}/review").status_code == 202
+    assert wait_done(review_client, gid) == expected(review_client, gid)
+    parts = [job for job in runner.jobs if isinstance(job, PartRequest)]
+    total = len(review_client.get(f"/api/games/{gid}/record").json()["moves"]) + 1
+    assert [(p.start, p.stop) for p in parts] == [(k, k + 1) for k in range(total)]
+
+
+def test_reviews_are_bounded_per_client_and_per_server_and_refusals_start_nothing(
+    review_client: TestClient,
+) -> None:
+    reviews = review_client.app.state.reviews  # type: ignore[attr-defined]
+    reviews.runner = HeldRunner()
+    reviews.per_client, reviews.max_running = 2, 3
+    api = Api(review_client)
+    games = [finished_game(api, seed=k) for k in range(4)]
+    for gid in games[:2]:
+        assert review_client.post(f"/api/games/{gid}/review").status_code == 202
+    assert review_client.post(f"/api/games/{games[0]}/review").status_code == 202  # the same run
+    refused = review_client.post(f"/api/games/{games[2]}/review")
+    assert refused.status_code == 429, refused.text
+    error = refused.json()["error"]
+    assert error["code"] == "too_many_reviews" and error["detail"]["limit"] == 2
+    assert review_client.get(f"/api/games/{games[2]}/review").status_code == 404
+    reviews.per_client = 10  # as if other clients asked: the server's bound
+    assert review_client.post(f"/api/games/{games[2]}/review").status_code == 202
+    busy = review_client.post(f"/api/games/{games[3]}/review")
+    assert busy.status_code == 503 and busy.json()["error"]["code"] == "busy"
+    assert review_client.get(f"/api/games/{games[3]}/review").status_code == 404
+    assert sorted(reviews.running) == sorted(games[:3])

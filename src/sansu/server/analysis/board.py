@@ -5,7 +5,8 @@ keeps asking for news. The session searches the position in the computer
 workers (:meth:`ComputerRunner.run`), each step afresh with twice the
 previous budget, as :class:`sansu.ai.review.ProgressiveAnalysis` does, so
 the answer gets steadier the longer the page stays open and each step stays
-short (a computer to move in a game waits at most for one step).
+short (a step is queued behind every computer move of a game in play, and a
+computer to move waits at most for the one step under way).
 
 The work stops by itself: when nobody asked for the session for ``idle``
 seconds (the page was left), when it has thought for ``time_cap`` seconds,
@@ -49,11 +50,12 @@ WAIT = 10.0
 
 def default_budgets(game_id: str) -> tuple[int, int]:
     """The first and the largest number of simulations of a step, for ``game_id``:
-    from a quarter of a review's budget per position up to sixteen times it."""
+    from a quarter of a review's budget per position up to four times it (about a
+    second on one core), so that a computer to move never waits long for a step."""
     from sansu.ai.review import default_simulations
 
     base = default_simulations(game_id)
-    return max(1, base // 4), base * 16
+    return max(1, base // 4), base * 4
 
 
 # -- in the workers ---------------------------------------------------------------

@@ -1,11 +1,13 @@
 """Post-game reviews: the engine over every move of a finished game, computed once and stored.
 
 A review (:func:`sansu.ai.review.review_game`'s result) costs a search per
-position, so it never runs on the event loop: the positions are searched in
-parts in the computer workers (:meth:`ComputerRunner.run`), each part a short
-job, so computer moves of games in play wait at most one part. Every position
-has its own seed, so the parts joined give exactly what ``review_game`` gives
-for the same budget and seed. The result is stored in ``reviews`` (one row
+position, so it never runs on the event loop: the positions are searched one
+by one in the computer workers (:meth:`ComputerRunner.run`), each a short job
+behind every computer move of a game in play, so a computer to move waits at
+most for one position. Every position has its own seed, so the positions
+joined give exactly what ``review_game`` gives for the same budget and seed.
+Each client address runs at most ``per_client`` reviews at once and the
+server ``max_running``; more are refused (429, 503). The result is stored in ``reviews`` (one row
 per game, keyed by the game id); a second request finds it, or finds the one
 under way, and nothing is computed twice.
 
@@ -33,8 +35,10 @@ log = logging.getLogger("sansu.server")
 
 SEED = 0
 """Every stored review uses this seed: the same game always gets the same review."""
-PART = 8
-"""Positions searched per job in a worker."""
+PART = 1
+"""Positions searched per job in a worker: one, so a move waits for one position at most."""
+PER_CLIENT = 2
+"""Reviews computed at once for one client address; more are refused with 429."""
 MAX_RUNNING = 4
 """Reviews computed at once on this server; more are refused with 503 until one ends."""
 
@@ -114,6 +118,7 @@ def assemble(job: tuple[PartRequest, list[Any]]) -> dict[str, Any]:
 class Progress:
     done: int
     total: int
+    client: str = ""
     task: asyncio.Task[None] | None = None
 
     @property
@@ -132,6 +137,8 @@ class Reviews:
         background: Background,
         *,
         simulations: int | None = None,
+        per_client: int = PER_CLIENT,
+        max_running: int = MAX_RUNNING,
         clock: Callable[[], float] = time.time,
     ) -> None:
         if simulations is not None and (
@@ -144,6 +151,8 @@ class Reviews:
         self.background = background
         self.simulations = simulations
         """Per position (``None``: each game's default, :func:`default_simulations`)."""
+        self.per_client = per_client
+        self.max_running = max_running
         self.time = clock
         self.running: dict[str, Progress] = {}
         self.failed: dict[str, str] = {}
@@ -178,8 +187,8 @@ class Reviews:
             )
         return live
 
-    async def start(self, game_id: str) -> tuple[bool, dict[str, Any]]:
-        """Starts the review of ``game_id`` unless it is stored or under way.
+    async def start(self, game_id: str, client: str = "") -> tuple[bool, dict[str, Any]]:
+        """Starts the review of ``game_id`` for ``client`` unless it is stored or under way.
 
         Answers ``(True, review)`` when it is stored, else ``(False, progress)``.
         """
@@ -189,15 +198,26 @@ class Reviews:
             return True, {"status": "done", "review": review}
         progress = self.running.get(live.id)
         if progress is None:  # checked again after the read: one start per game
-            if len(self.running) >= MAX_RUNNING:
-                raise ApiError(
-                    503, "busy", "the server is reviewing other games; try again in a minute"
-                )
-            progress = Progress(0, len(live.moves) + 1)
+            self._admit(client)
+            progress = Progress(0, len(live.moves) + 1, client)
             self.running[live.id] = progress
             self.failed.pop(live.id, None)
             progress.task = self.background.spawn(self._compute(live, progress))
         return False, self._progress(progress)
+
+    def _admit(self, client: str) -> None:
+        """Refuses a review past the client's limit (429) or the server's (503)."""
+        if sum(1 for p in self.running.values() if p.client == client) >= self.per_client:
+            raise ApiError(
+                429,
+                "too_many_reviews",
+                f"at most {self.per_client} reviews are computed at once for one client: "
+                "wait for one to finish and try again",
+                limit=self.per_client,
+            )
+        if len(self.running) >= self.max_running:
+            message = "the server is reviewing other games; try again in a minute"
+            raise ApiError(503, "busy", message)
 
     async def status(self, game_id: str) -> dict[str, Any]:
         """The stored review, or how far the one under way is; 404 when none was asked for."""

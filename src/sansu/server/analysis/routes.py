@@ -238,10 +238,10 @@ reviews_router = APIRouter(prefix="/api", tags=["archive"], dependencies=[Depend
     status_code=202,
     responses={200: {"description": "the stored review"}, **refusals(401, 403, 404, 409, 503)},
 )
-async def start_review(game_id: GameId, reviews: GameReviews) -> Any:
+async def start_review(game_id: GameId, request: Request, reviews: GameReviews) -> Any:
     """Starts the engine's review of a finished game or imported record, once: while it
     runs the answer is its progress (202); once stored, the review itself (200)."""
-    done, body = await reviews.start(game_id)
+    done, body = await reviews.start(game_id, client_of(request.scope))
     return JSONResponse(body, status_code=200) if done else JSONResponse(body, status_code=202)
 
 

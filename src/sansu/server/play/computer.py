@@ -5,6 +5,13 @@ time budget); the worker rebuilds the position and asks :mod:`sansu.ai` for
 a move. Searches run in a process pool sized to the cores, so they use
 every core and never hold the server's event loop or its GIL.
 
+Moves of games in play come first. The pool is fed from a priority queue
+here, one job per free worker, never ahead: a queued move is always handed
+out before any queued analysis job (a review's position, an analysis
+board's step), and analysis jobs never hold every worker when there are two
+or more, so a computer to move waits at most for one analysis job (one
+worker) or for none.
+
 No player waits for compiled code: each worker loads every game's compiled
 search when it starts (:func:`warm_up`), and :meth:`ComputerRunner.start`
 waits until every worker has, before the server answers anyone. Workers
@@ -15,6 +22,8 @@ whose server died without closing it (``kill -9``) notices and exits.
 from __future__ import annotations
 
 import asyncio
+import heapq
+import itertools
 import logging
 import multiprocessing
 import os
@@ -137,6 +146,21 @@ def cores() -> int:
         return os.cpu_count() or 1
 
 
+MOVE = 0
+"""The priority of a computer's move in a game being played: always dispatched first."""
+ANALYSIS = 1
+"""The priority of engine work nobody plays by: reviews and the analysis board."""
+
+
+@dataclass(order=True)
+class _Job:
+    priority: int
+    seq: int
+    fn: Callable[[Any], Any] = field(compare=False)
+    request: Any = field(compare=False)
+    future: asyncio.Future[Any] = field(compare=False)
+
+
 class ComputerClosed(RuntimeError):
     """A search asked of, or waiting on, computer players that :meth:`ComputerRunner.close`
     has stopped."""
@@ -146,7 +170,12 @@ class ComputerRunner:
     """Runs computer searches: in a process pool (``workers`` > 0) or in threads (0).
 
     Threads are for tests and tiny machines: the searches then share the
-    server's process.
+    server's process, as many at once as there are cores.
+
+    Jobs wait here, in priority order (:data:`MOVE` before :data:`ANALYSIS`,
+    first come first served within each), and go to the pool only when a
+    worker is free, so the pool's own queue never holds a job a move would
+    wait behind. Analysis jobs hold at most ``slots - 1`` workers (at least one).
     """
 
     def __init__(self, workers: int | None = None, *, time_ms_cap: int | None = None) -> None:
@@ -157,6 +186,14 @@ class ComputerRunner:
         self._closes = 0
         """How many times :meth:`close` ran: a search that sees it change while it waits was
         ended by close(), not by a broken worker."""
+        self.slots = self.workers if self.workers > 0 else max(1, cores())
+        """Jobs running at once: one per worker process (threads: one per core)."""
+        self.analysis_slots = max(1, self.slots - 1)
+        """Analysis jobs running at once: one worker stays free for moves when there are two."""
+        self._queue: list[_Job] = []
+        self._busy = {MOVE: 0, ANALYSIS: 0}
+        self._seq = itertools.count()
+        self._running: set[asyncio.Task[None]] = set()
 
     def _executor(self) -> Executor | None:
         if self.workers <= 0:
@@ -203,11 +240,58 @@ class ComputerRunner:
         return time_ms
 
     async def choose(self, request: ComputerRequest) -> str:
-        return await self.run(choose_move, request)
+        """The computer's move: queued ahead of every analysis job."""
+        return await self.run(choose_move, request, priority=MOVE)
 
-    async def run(self, fn: Callable[[Any], T], request: Any) -> T:
-        """Runs ``fn(request)`` in a worker (a module-level function, plain-data request):
-        for other searches than moves, such as a review's positions."""
+    async def run(self, fn: Callable[[Any], T], request: Any, *, priority: int = ANALYSIS) -> T:
+        """Runs ``fn(request)`` in a worker (a module-level function, plain-data request),
+        once every job of a higher priority (a lower number) queued before it has started.
+
+        Cancelling the caller drops a job still queued; one already in a worker
+        runs to its end and holds its worker until then."""
+        job = _Job(
+            priority, next(self._seq), fn, request, asyncio.get_running_loop().create_future()
+        )
+        heapq.heappush(self._queue, job)
+        self._dispatch()
+        result: T = await job.future
+        return result
+
+    def queued(self, priority: int | None = None) -> int:
+        """Jobs waiting for a worker (of ``priority``, or all)."""
+        return sum(1 for j in self._queue if not j.future.done() and priority in (None, j.priority))
+
+    def _dispatch(self) -> None:
+        while self._queue and sum(self._busy.values()) < self.slots:
+            job = self._queue[0]
+            if job.future.done():  # its caller gave up while it waited
+                heapq.heappop(self._queue)
+                continue
+            if job.priority != MOVE and self._busy[ANALYSIS] >= self.analysis_slots:
+                return  # the head is an analysis job, so no move waits
+            heapq.heappop(self._queue)
+            self._busy[ANALYSIS if job.priority != MOVE else MOVE] += 1
+            task = asyncio.get_running_loop().create_task(self._execute(job))
+            self._running.add(task)
+            task.add_done_callback(self._running.discard)
+
+    async def _execute(self, job: _Job) -> None:
+        try:
+            result = await self._call(job.fn, job.request)
+        except asyncio.CancelledError:
+            job.future.cancel()
+            raise
+        except Exception as error:
+            if not job.future.done():
+                job.future.set_exception(error)
+        else:
+            if not job.future.done():
+                job.future.set_result(result)
+        finally:
+            self._busy[ANALYSIS if job.priority != MOVE else MOVE] -= 1
+            self._dispatch()
+
+    async def _call(self, fn: Callable[[Any], T], request: Any) -> T:
         loop = asyncio.get_running_loop()
         executor = self._executor()
         if executor is None:
@@ -229,6 +313,10 @@ class ComputerRunner:
         taking its broken pool for a crash and starting a new one that nobody would
         end (the server stops its workers last, as it stops)."""
         self._closes += 1
+        waiting, self._queue = self._queue, []
+        for job in waiting:
+            if not job.future.done():
+                job.future.set_exception(ComputerClosed("the computer players were stopped"))
         self._end_pool()
 
     def _end_pool(self) -> None:
