@@ -10,8 +10,16 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+import sqlalchemy as sa
 from fastapi.testclient import TestClient
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
+from sansu.server.base import games as games_table
+from sansu.server.base import metadata
+from sansu.server.base import moves as moves_table
+from sansu.server.base.store import make_engine
+from sansu.server.play import in_play
 from tests.server.accounts_fixtures import fast_hashing_fixture  # noqa: F401
 from tests.server.conftest import Api, bearer, make_client
 from tests.server.test_seat_accounts import Browser
@@ -146,3 +154,57 @@ def test_an_exported_and_imported_record_of_a_game_in_play_gets_no_help(
     assert alice.post(f"/api/games/{casual}/resign", json={}).status_code == 200
     assert analyse(alice, 201, game_id=copy)["moves"] == moves  # over: open to all
     assert alice.get(f"/api/games/{copy}/review").status_code == 200
+
+
+# -- which games a position belongs to: the store's query against the rule itself ----------
+
+MOVE = st.sampled_from(["a", "b", "c"])
+GAME_ROW = st.tuples(
+    st.sampled_from(["active", "active", "finished"]),
+    st.sampled_from([{}, {"seed": 1}, {"seed": 2}, {"seed": 1, "aids": True}]),
+    st.lists(MOVE, max_size=4),
+)
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    rows=st.lists(GAME_ROW, max_size=8),
+    options=st.sampled_from([{}, {"seed": 1}, {"seed": 1, "aids": True}]),
+    moves=st.lists(MOVE, max_size=5),
+)
+def test_the_store_finds_exactly_the_games_in_play_a_position_belongs_to(
+    tmp_path_factory: pytest.TempPathFactory,
+    rows: list[tuple[str, dict[str, Any], list[str]]],
+    options: dict[str, Any],
+    moves: list[str],
+) -> None:
+    engine = make_engine(str(tmp_path_factory.mktemp("in_play") / "sansu.db"))
+    metadata.create_all(engine)
+    with engine.begin() as c:
+        for number, (status, game_options, played) in enumerate(rows):
+            gid = f"g{number}"
+            c.execute(
+                sa.insert(games_table).values(
+                    id=gid, game="x", options=game_options, public_options={}, status=status,
+                    casual=True, created_at=0.0, updated_at=0.0, ply=len(played),
+                )
+            )  # fmt: skip
+            for ply, text in enumerate(played, 1):
+                c.execute(
+                    sa.insert(moves_table).values(
+                        game_id=gid, ply=ply, text=text, at=0.0, state=ply
+                    )
+                )
+    with engine.connect() as c:
+        found = {x.id for x in in_play.find(c, "x", options, moves)}
+    engine.dispose()
+    expected = set()
+    for number, (status, game_options, played) in enumerate(rows):
+        if status != "active" or not in_play.same_options(game_options, options):
+            continue
+        shared = min(len(moves), len(played))
+        if shared == 0 and "seed" not in options:
+            continue  # the start every game with these options shares
+        if moves[:shared] == played[:shared]:
+            expected.add(f"g{number}")
+    assert found == expected
