@@ -220,7 +220,7 @@ async def stop_analysis(analysis_id: AnalysisId, analyses: AnalysisBoard) -> Res
     return Response(status_code=204)
 
 
-@router.get("/analysis/{analysis_id}/hint", responses=refusals(403, 404))
+@router.get("/analysis/{analysis_id}/hint", responses=refusals(401, 403, 404, 422))
 async def analysis_hint(
     analysis_id: AnalysisId,
     analyses: AnalysisBoard,

@@ -386,7 +386,9 @@ async def record(game_id: GameId, service: Service, caller: TokenOrSession) -> d
     return service.archive.record(live)
 
 
-@router.post("/records", status_code=201, tags=["archive"], responses=refusals(409, 422, 503))
+@router.post(
+    "/records", status_code=201, tags=["archive"], responses=refusals(401, 409, 422, 503)
+)
 async def import_record(
     record: Annotated[Any, Body(description="a sansu game record (JSON object)")],
     service: Service,
