@@ -4,16 +4,20 @@ The analysis board (:mod:`sansu.server.analysis.board`): ``POST /api/analysis``
 sets up a position (a game's position after ``ply`` moves, or any moves from
 the start, plus variation moves) and starts thinking about it; ``GET
 /api/analysis/{id}?after=STEP`` waits for a deeper result; ``DELETE`` stops
-it. A game still being played is refused to its players, and to everyone while
-it is rated or hides information (403 ``analysis_refused``): the analysis board
-must not help anyone win a game in progress. Aids are on in analysis: the view
-lists every legal placement, and ``GET /api/analysis/{id}/hint`` gives the
-games' hints.
+it. A game whose watching is off is refused to strangers (403 ``not_watchable``).
+A position of a game still being played, however it is named (the game's id,
+its moves, an imported copy), is refused to its players, and to everyone while
+the game is rated or hides information (403 ``analysis_refused``,
+:func:`sansu.server.play.refuse_help`): the analysis board must not help anyone
+win a game in progress. Aids are on in analysis: the view lists every legal
+placement, and ``GET /api/analysis/{id}/hint`` gives the games' hints (checked
+again: a game may have reached the position since).
 
 Reviews (:mod:`sansu.server.analysis.reviews`): ``POST /api/games/{id}/review``
 starts a review (202 with its progress), or answers the stored one (200);
 ``GET`` answers the stored review or how far the one under way is. A game
-still being played gets 409 and no review.
+still being played gets 409 and no review, and so does a record whose moves
+belong to a game in play, on the same terms as the analysis board.
 
 Hints: ``GET /api/games/{id}/hint`` for the player to move, when aids are on.
 Hints are the games' own (:mod:`sansu.games.hints`); this edge only checks
@@ -39,7 +43,7 @@ import sansu
 from sansu.core.protocol import Game, IllegalMove, State
 from sansu.core.registry import game_class
 from sansu.games.hints import AidsOff, NoHint, aids_on, hint, supports_hints
-from sansu.server.accounts import TokenOrSession
+from sansu.server.accounts import TokenOrSession, Who
 from sansu.server.analysis.board import WAIT, Analyses, StepRequest
 from sansu.server.analysis.reviews import Reviews
 from sansu.server.base import (
@@ -53,7 +57,14 @@ from sansu.server.base import (
     part,
     refusals,
 )
-from sansu.server.play import LiveGame, Service, watched
+from sansu.server.play import (
+    LiveGame,
+    Service,
+    Watched,
+    hides_information,
+    refuse_help,
+    watched,
+)
 
 MAX_MOVES = 600
 """Moves of a position set up for analysis (the longest games have a few hundred)."""
@@ -91,11 +102,11 @@ class AnalysisRequest(BaseModel):
     )
 
 
-def refuse_in_play(live: LiveGame, token: str | None) -> None:
+def refuse_in_play(live: LiveGame, who: Who) -> None:
     """Refuses (403) the analysis of a game being played when it could help win it."""
     if live.status != "active":
         return
-    if live.seats_of(token):
+    if live.seats_of(who):
         why = "you are playing this game: it can be analysed once it is over"
     elif not live.casual:
         why = "a rated game being played can be analysed once it is over"
@@ -149,9 +160,10 @@ async def start_analysis(
     """Sets up a position and starts thinking about it; poll ``GET /api/analysis/{id}``."""
     base: list[str] = []
     source: dict[str, Any] = {"game_id": None, "ply": None}
+    who = await caller.acting(write=False)  # a player by the cookie alone is a player
     if body.game_id is not None:
-        live = await service.get(body.game_id)
-        refuse_in_play(live, caller.token)
+        live = await watched(body.game_id, service, caller)
+        refuse_in_play(live, who)
         if body.game is not None and game_class(body.game).id != live.game.id:
             raise ApiError(422, "invalid_request", f"game {body.game_id} is not {body.game}")
         ply = len(live.moves) if body.ply is None else body.ply
@@ -169,6 +181,8 @@ async def start_analysis(
     game = with_aids(game_id, options)
     moves = [*base, *(m.strip() for m in body.moves)]
     state, moves = await asyncio.to_thread(replay, game, moves)
+    hidden = hides_information(state)
+    await refuse_help(service.store, game.id, game.options, moves, who, hidden=hidden)
     step = StepRequest(game.id, dict(game.options), tuple(moves), 1)
     session = analyses.start(client_of(request.scope), step, state)
     view = state.view(None)
@@ -206,15 +220,21 @@ async def stop_analysis(analysis_id: AnalysisId, analyses: AnalysisBoard) -> Res
     return Response(status_code=204)
 
 
-@router.get("/analysis/{analysis_id}/hint", responses=refusals(404))
+@router.get("/analysis/{analysis_id}/hint", responses=refusals(401, 403, 404, 422))
 async def analysis_hint(
     analysis_id: AnalysisId,
     analyses: AnalysisBoard,
+    service: Service,
+    caller: TokenOrSession,
     cell: Annotated[str | None, Query(max_length=8)] = None,
 ) -> Any:
-    """The game's hint in the analysed position (aids are on in analysis)."""
+    """The game's hint in the analysed position (aids are on in analysis), unless a game
+    in play has reached that position since the analysis was set up."""
     session = analyses.get(analysis_id)
-    state = session.state
+    state, step = session.state, session.request
+    who = await caller.acting(write=False)
+    hidden = hides_information(state)
+    await refuse_help(service.store, step.game, step.options, step.moves, who, hidden=hidden)
     if not supports_hints(state.game):
         raise ApiError(404, "no_hints", f"{state.game.title} has no hints")
     try:
@@ -230,6 +250,25 @@ async def analysis_hint(
 # Post-game reviews: a game whose creator turned watching off is reviewed for its
 # players only.
 
+
+async def refuse_review(live: LiveGame, service: Service, who: Who) -> None:
+    """Refuses (409) the review of a record whose moves belong to a game in play (the
+    game itself is refused by the reviews), as the analysis board would."""
+    if live.status == "active":
+        return
+    moves = [m.text for m in live.moves]
+    await refuse_help(
+        service.store,
+        live.game.id,
+        live.options,
+        moves,
+        who,
+        hidden=live.hidden,
+        status=409,
+        code="game_in_play",
+    )
+
+
 reviews_router = APIRouter(prefix="/api", tags=["archive"], dependencies=[Depends(watched)])
 
 
@@ -238,17 +277,28 @@ reviews_router = APIRouter(prefix="/api", tags=["archive"], dependencies=[Depend
     status_code=202,
     responses={200: {"description": "the stored review"}, **refusals(401, 403, 404, 409, 503)},
 )
-async def start_review(game_id: GameId, request: Request, reviews: GameReviews) -> Any:
+async def start_review(
+    game_id: GameId,
+    request: Request,
+    live: Watched,
+    service: Service,
+    reviews: GameReviews,
+    caller: TokenOrSession,
+) -> Any:
     """Starts the engine's review of a finished game or imported record, once: while it
     runs the answer is its progress (202); once stored, the review itself (200)."""
+    await refuse_review(live, service, await caller.acting(write=False))
     done, body = await reviews.start(game_id, client_of(request.scope))
     return JSONResponse(body, status_code=200) if done else JSONResponse(body, status_code=202)
 
 
 @reviews_router.get("/games/{game_id}/review", responses=refusals(401, 403, 404))
-async def get_review(game_id: GameId, reviews: GameReviews) -> dict[str, Any]:
+async def get_review(
+    game_id: GameId, live: Watched, service: Service, reviews: GameReviews, caller: TokenOrSession
+) -> dict[str, Any]:
     """The stored review (``status: done``), or the progress of the one under way
     (``status: running``, ``percent``); 404 ``no_review`` when none was asked for."""
+    await refuse_review(live, service, await caller.acting(write=False))
     return await reviews.status(game_id)
 
 

@@ -13,6 +13,7 @@ from sansu.server.play.computer import ComputerClosed, ComputerRunner, cached_ga
 from sansu.server.play.computer_turns import ComputerTurns
 from sansu.server.play.events import EventLog
 from sansu.server.play.hub import Connection, Hub
+from sansu.server.play.in_play import refuse_help
 from sansu.server.play.live import (
     MAX_NAME,
     Change,
@@ -22,6 +23,7 @@ from sansu.server.play.live import (
     Seat,
     dumps,
     hash_token,
+    hides_information,
     new_id,
 )
 from sansu.server.play.moves import Play
@@ -70,8 +72,10 @@ __all__ = [
     "game_json",
     "games_needing_server",
     "hash_token",
+    "hides_information",
     "move_answer",
     "new_id",
+    "refuse_help",
     "router",
     "set_watchable",
     "socket_router",

@@ -6,7 +6,9 @@ stays whole, loaded by its link and resumed by its players' next move.
 
 A record (``sansu.GameRecord``) is checked by replaying every move before it
 is stored; an export carries who played and how the game ended. A game that
-keeps information from its players is exported only once it is over.
+keeps information from its players is exported only once it is over, and a
+record whose moves belong to a game in play is imported on the analysis
+board's terms (:func:`~sansu.server.play.in_play.refuse_help`).
 """
 
 from __future__ import annotations
@@ -20,10 +22,12 @@ from sqlalchemy import Connection, func, select
 
 import sansu
 from sansu.core.protocol import IllegalMove, Result
+from sansu.server.accounts import Who
 from sansu.server.base import ApiError, Store
 from sansu.server.base import games as games_table
 from sansu.server.base import seats as seats_table
 from sansu.server.play.hub import Hub
+from sansu.server.play.in_play import refuse_help
 from sansu.server.play.live import (
     MAX_NAME,
     LiveGame,
@@ -172,8 +176,11 @@ class Archive:
         )
         return record.to_dict()
 
-    async def import_record(self, data: Any) -> LiveGame:
-        """Stores a JSON record as an archived game (checked by replaying every move)."""
+    async def import_record(self, data: Any, who: Who = None) -> LiveGame:
+        """Stores a JSON record as an archived game (checked by replaying every move), with
+        its moves written as the engine writes them; a copy of a game in play (or the start
+        of one, or one going on from it) is refused (409) to ``who`` if the analysis board
+        would refuse it."""
         if not is_text(data):
             raise ApiError(
                 422, "bad_record", "the record holds a lone surrogate (not Unicode text)"
@@ -187,6 +194,18 @@ class Archive:
             raise ApiError(422, "bad_record", str(error)) from None
         final = states[-1]
         game = record.load()
+        texts = [str(state.last_move) for state in states[1:]]
+        hidden = hides_information(final)
+        await refuse_help(
+            self.store,
+            game.id,
+            game.options,
+            texts,
+            who,
+            hidden=hidden,
+            status=409,
+            code="game_in_play",
+        )
         now = self.time()
         meta = dict(record.metadata)
         players = meta.get("players")
@@ -207,7 +226,7 @@ class Archive:
             except (KeyError, TypeError, ValueError):
                 result = None
         status = "finished" if result is not None else "imported"
-        moves = [PlayedMove(i + 1, m, None, now, i + 1) for i, m in enumerate(record.moves)]
+        moves = [PlayedMove(i + 1, m, None, now, i + 1) for i, m in enumerate(texts)]
         live = LiveGame(
             id=new_id(),
             game=game,

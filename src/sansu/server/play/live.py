@@ -21,7 +21,7 @@ import json
 import secrets
 import time
 from collections import deque
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -146,6 +146,22 @@ class Event:
         }
 
 
+def seats_held(seats: Iterable[Seat], who: Who) -> frozenset[int]:
+    """The seats among ``seats`` that ``who`` holds: by its token, or by its account."""
+    seats = tuple(seats)
+    if isinstance(who, SignedIn):
+        bound = {s.seat for s in seats if s.user_id == who.user_id}
+        return frozenset(bound) | seats_held(seats, who.token)
+    if not who:
+        return frozenset()
+    digest = hash_token(who)
+    return frozenset(
+        s.seat
+        for s in seats
+        if s.token_hash is not None and hmac.compare_digest(s.token_hash, digest)
+    )
+
+
 @dataclass
 class LiveGame:
     """A game in memory: what the store holds, plus its engine state and its lock."""
@@ -198,17 +214,7 @@ class LiveGame:
 
     def seats_of(self, who: Who) -> frozenset[int]:
         """The seats that ``who`` holds (empty for a spectator)."""
-        if isinstance(who, SignedIn):
-            bound = {s.seat for s in self.seats if s.user_id == who.user_id}
-            return frozenset(bound) | self.seats_of(who.token)
-        if not who:
-            return frozenset()
-        digest = hash_token(who)
-        return frozenset(
-            s.seat
-            for s in self.seats
-            if s.token_hash is not None and hmac.compare_digest(s.token_hash, digest)
-        )
+        return seats_held(self.seats, who)
 
     def holder(self, who: Who) -> frozenset[int]:
         """The seats of ``who``; refuses a missing or wrong token, or an account

@@ -386,11 +386,15 @@ async def record(game_id: GameId, service: Service, caller: TokenOrSession) -> d
     return service.archive.record(live)
 
 
-@router.post("/records", status_code=201, tags=["archive"], responses=refusals(503))
+@router.post(
+    "/records", status_code=201, tags=["archive"], responses=refusals(401, 409, 422, 503)
+)
 async def import_record(
     record: Annotated[Any, Body(description="a sansu game record (JSON object)")],
     service: Service,
+    caller: TokenOrSession,
 ) -> dict[str, Any]:
-    """Stores a JSON record as an archived game, after replaying every move."""
-    live = await service.archive.import_record(record)
+    """Stores a JSON record as an archived game, after replaying every move; a copy of a
+    game in play is refused as its analysis would be (409 ``game_in_play``)."""
+    live = await service.archive.import_record(record, await caller.acting(write=False))
     return {"id": live.id, "status": live.status, "ply": len(live.moves)}
