@@ -32,6 +32,27 @@ def rated_game(a: Browser, b: Browser, **body) -> str:
     return gid
 
 
+def open_game(gid: str, *by_seat: Browser) -> None:
+    """Plays until every seat has moved once: before that, an ending aborts a rated game."""
+    moved: set[int] = set()
+    rng = random.Random(7)
+    while len(moved) < len(by_seat):
+        game = by_seat[0].get(f"/api/games/{gid}").json()
+        seat = game["view"]["to_move"]
+        move = pick(game["view"]["legal_moves"], rng)
+        body = {"move": move, "state": game["state"]}
+        r = by_seat[seat].post(f"/api/games/{gid}/moves", json=body)
+        assert r.status_code == 200, r.text
+        moved.add(seat)
+
+
+def opened_game(a: Browser, b: Browser, **body) -> str:
+    """A rated game of ``a`` and ``b`` in which each has moved."""
+    gid = rated_game(a, b, **body)
+    open_game(gid, a, b)
+    return gid
+
+
 def profile(browser: Browser, name: str) -> dict:
     r = browser.get(f"/api/users/{name}")
     assert r.status_code == 200, r.text
@@ -52,7 +73,7 @@ def two(client: TestClient, fast_hashing: None) -> tuple[Browser, Browser]:
 
 def test_a_resignation_moves_both_ratings_by_the_librarys_numbers(two) -> None:
     alice, bob = two
-    gid = rated_game(alice, bob)
+    gid = opened_game(alice, bob)
     r = alice.post(f"/api/games/{gid}/resign", json={})
     assert r.status_code == 200, r.text
     shown = {entry["name"]: entry for entry in r.json()["ratings"]}
@@ -98,7 +119,7 @@ def test_a_game_ended_by_the_rules_is_rated_and_the_event_carries_the_change(two
 
 def test_a_fallen_flag_rates_the_game(two) -> None:
     alice, bob = two
-    gid = rated_game(alice, bob, time_control={"initial_seconds": 1})
+    gid = opened_game(alice, bob, time_control={"initial_seconds": 3})
     deadline = time.monotonic() + 15
     while (game := alice.get(f"/api/games/{gid}").json())["status"] == "active":
         assert time.monotonic() < deadline, "the flag never fell"
@@ -170,7 +191,7 @@ def test_a_rating_that_failed_is_made_once_at_the_next_start(
 
     with make_client(any_db) as client:
         alice, bob = Browser(client).sign("Alice", new=True), Browser(client).sign("Bob", new=True)
-        gid = rated_game(alice, bob)
+        gid = opened_game(alice, bob)
         monkeypatch.setattr(rated_module, "rate_game", failing)
         r = alice.post(f"/api/games/{gid}/resign", json={})
         assert r.status_code == 200 and r.json()["ratings"] is None
@@ -188,7 +209,7 @@ def test_a_retried_commit_rates_the_game_once(two, client: TestClient) -> None:
     """The store retries a failed batch job by job: the rating's write runs again in a new
     transaction; the rated game's key keeps it to one rating."""
     alice, bob = two
-    gid = rated_game(alice, bob)
+    gid = opened_game(alice, bob)
     store = client.app.state.service.store
     engine = store.engine
     calls = []
@@ -227,6 +248,7 @@ def test_sudoku_challenge_rates_its_players_with_openskill(
     gid = r.json()["id"]
     for p in players[1:]:
         assert p.post(f"/api/games/{gid}/join", json={}).status_code == 200
+    open_game(gid, *players)
     r = players[1].post(f"/api/games/{gid}/resign", json={})
     assert r.status_code == 200, r.text
     model = PlackettLuce(mu=1500, sigma=350, beta=175, tau=3.5)
@@ -241,7 +263,7 @@ def test_sudoku_challenge_rates_its_players_with_openskill(
 def test_ratings_persist_across_a_restart(any_db: str, fast_hashing: None) -> None:
     with make_client(any_db) as client:
         alice, bob = Browser(client).sign("Alice", new=True), Browser(client).sign("Bob", new=True)
-        gid = rated_game(alice, bob)
+        gid = opened_game(alice, bob)
         assert alice.post(f"/api/games/{gid}/resign", json={}).status_code == 200
     with make_client(any_db) as client:
         shown = profile(Browser(client), "Bob")
@@ -255,7 +277,7 @@ def test_leaderboard_keeps_humans_and_bots_apart(client: TestClient, fast_hashin
     players = {n: Browser(client).sign(n, new=True) for n in names}
     for k in range(3):
         for a, b in (("Ann", "Ben"), ("Robo", "Ann")):
-            gid = rated_game(players[a], players[b])
+            gid = opened_game(players[a], players[b])
             loser = players[b] if k % 2 else players[a]
             assert loser.post(f"/api/games/{gid}/resign", json={}).status_code == 200
     engine = client.app.state.service.store.engine
@@ -318,6 +340,7 @@ def test_sudoku_challenge_teams_are_rated_as_teams(client: TestClient, fast_hash
     gid = r.json()["id"]
     for p in players[1:]:
         assert p.post(f"/api/games/{gid}/join", json={}).status_code == 200
+    open_game(gid, *players)
     assert players[3].post(f"/api/games/{gid}/resign", json={}).status_code == 200
     model = PlackettLuce(mu=1500, sigma=350, beta=175, tau=3.5)
     fresh = [[model.rating(mu=1500, sigma=350) for _ in range(2)] for _ in range(2)]
@@ -336,7 +359,7 @@ def test_a_failing_rating_write_leaves_the_game_unfinished_and_a_retry_rates_it_
     the store, the resignation is refused 503 and nothing of it is kept; the retry
     finishes and rates the game, once."""
     alice, bob = two
-    gid = rated_game(alice, bob)
+    gid = opened_game(alice, bob)
     real = ratings.rate_game
 
     def broken(connection, *args, **kwargs):

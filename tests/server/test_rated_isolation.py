@@ -11,10 +11,10 @@ from hypothesis import strategies as st
 from sansu.server.accounts.identity import CSRF_HEADER
 from sansu.server.ratings import table as ratings
 from tests.server.accounts_fixtures import fast_hashing_fixture  # noqa: F401
-from tests.server.test_rated_games import rated_game
+from tests.server.test_rated_games import opened_game, rated_game
 from tests.server.test_seat_accounts import Browser
 
-ACTIONS = ("resign", "takeback", "rematch", "join")
+ACTIONS = ("resign", "abort", "claim", "takeback", "rematch", "join")
 moves = st.sampled_from(["r5c5", "r1c1", "r9c9", "r4c4", "resign", "bad"])
 operations = st.one_of(
     st.tuples(st.sampled_from(ACTIONS), st.booleans()),
@@ -46,7 +46,7 @@ def test_user_a_cannot_change_user_bs_rating(client: TestClient, fast_hashing: N
     alice, bob, carol, dave = (
         Browser(client).sign(name, new=True) for name in ("Alice", "Bob", "Carol", "Dave")
     )
-    finished = rated_game(bob, carol)
+    finished = opened_game(bob, carol)
     assert bob.post(f"/api/games/{finished}/resign", json={}).status_code == 200
     playing = rated_game(bob, carol)
     assert client.get("/api/users/bob").json()["ratings"]  # Bob has a rating to keep
@@ -78,7 +78,7 @@ def test_user_a_cannot_change_user_bs_rating(client: TestClient, fast_hashing: N
                 alice.get("/api/users/bob")
         assert b_data(client, bob_user, playing) == before
         # The last word is an operation of A's that must take effect: A's own rated game.
-        mine = rated_game(alice, dave)
+        mine = opened_game(alice, dave)
         answer = alice.post(f"/api/games/{mine}/resign", json={})
         assert answer.status_code == 200 and answer.json()["ratings"] is not None
         assert b_data(client, bob_user, playing) == before

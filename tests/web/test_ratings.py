@@ -33,35 +33,41 @@ def sign_up(page: Any, base: str, name: str) -> None:
     page.wait_for_selector("[data-testid=account-name]")
 
 
-def test_rated_game_then_profile(browser: Any, server_url: str, screenshots: Any) -> None:
+def rated_between(pa: Any, pb: Any, base: str) -> tuple[str, str, str]:
+    """Two new accounts in ``pa`` and ``pb``; ``pa`` starts a rated game of Ultimate
+    Tic-Tac-Toe and ``pb`` joins it by its link. Their names and the game's id."""
     alice, bob = f"a{uuid.uuid4().hex[:8]}", f"b{uuid.uuid4().hex[:8]}"
+    sign_up(pa, base, alice)
+    sign_up(pb, base, bob)
+    pa.goto(f"{base}/#/game/uttt")
+    pa.wait_for_selector("form.play-form")
+    level = pa.inner_text("#level option[value=medium]")
+    assert re.fullmatch(r"medium \(rated \d+\)", level), level
+    pa.check("input[name=mode][value=online]")
+    pa.check("[data-testid=rated]")
+    pa.click("[data-action=start]")
+    pa.wait_for_url(re.compile(r"#/play/\w+"))
+    game_id = pa.url.rsplit("/", 1)[1]
+    pa.wait_for_selector("[data-testid=rating-0]")
+    assert pa.inner_text("[data-testid=rating-0]").strip() == "1500?"
+    secret = Player(pa, base).invite_secret  # a friend's game is private
+    pb.goto(f"{base}/#/join/{game_id}/{secret}")
+    pb.click("button[data-seat='1']")
+    pb.wait_for_url(re.compile(rf"#/play/{game_id}$"))
+    pb.wait_for_selector("[data-testid=rating-1]")
+    return alice, bob, game_id
+
+
+def test_rated_game_then_profile(browser: Any, server_url: str, screenshots: Any) -> None:
     pa = new_page(browser, {"width": 1200, "height": 860})
     pb = new_page(browser, PHONE)
     try:
-        sign_up(pa, server_url, alice)
-        sign_up(pb, server_url, bob)
-
-        pa.goto(f"{server_url}/#/game/uttt")
-        pa.wait_for_selector("form.play-form")
-        level = pa.inner_text("#level option[value=medium]")
-        assert re.fullmatch(r"medium \(rated \d+\)", level), level
-        pa.check("input[name=mode][value=online]")
-        pa.check("[data-testid=rated]")
-        pa.click("[data-action=start]")
-        pa.wait_for_url(re.compile(r"#/play/\w+"))
-        game_id = pa.url.rsplit("/", 1)[1]
-        pa.wait_for_selector("[data-testid=rating-0]")
-        assert pa.inner_text("[data-testid=rating-0]").strip() == "1500?"
-
-        secret = Player(pa, server_url).invite_secret  # a friend's game is private
-        pb.goto(f"{server_url}/#/join/{game_id}/{secret}")
-        pb.click("button[data-seat='1']")
-        pb.wait_for_url(re.compile(rf"#/play/{game_id}$"))
-        pb.wait_for_selector("[data-testid=rating-1]")
-
-        a = Player(pa, server_url)
+        alice, _bob, game_id = rated_between(pa, pb, server_url)
+        a, b = Player(pa, server_url), Player(pb, server_url)
         a.wait_turn_or_end()
         a.play("r5c5")
+        b.wait_ply(1)
+        b.play("r4c4")  # each side moved: the game now ends with a result
         pb.wait_for_selector("[data-action=resign]")
         pb.click("[data-action=resign]")
         for page in (pa, pb):
@@ -87,6 +93,31 @@ def test_rated_game_then_profile(browser: Any, server_url: str, screenshots: Any
         pb.goto(f"{server_url}/#/leaderboard/uttt")
         pb.wait_for_selector("text=The computer levels")
         fits(pb)
+        assert not pa.js_errors and not pb.js_errors, (pa.js_errors, pb.js_errors)
+    finally:
+        pa.context.close()
+        pb.context.close()
+
+
+def test_a_rated_game_is_aborted_before_each_side_moved(browser: Any, server_url: str) -> None:
+    pa = new_page(browser, {"width": 1200, "height": 860})
+    pb = new_page(browser, PHONE)
+    try:
+        _alice, _bob, _game = rated_between(pa, pb, server_url)
+        a = Player(pa, server_url)
+        a.wait_turn_or_end()
+        a.play("r5c5")
+        pb.wait_for_selector("[data-action=abort]")  # Bob has not moved: abort, not resign
+        assert pb.locator("[data-action=resign]").count() == 0
+        pa.wait_for_selector("[data-action=abort]")
+        pb.click("[data-action=abort]")
+        for page in (pa, pb):
+            page.wait_for_selector("[data-testid=status].over")
+            status = page.inner_text("[data-testid=status]")
+            assert "aborted" in status and "not rated" in status, status
+            assert page.locator("[data-action=abort], [data-action=resign]").count() == 0
+            assert page.locator("[data-testid=rating-change-0]").count() == 0
+        assert a.game()["status"] == "aborted"
         assert not pa.js_errors and not pb.js_errors, (pa.js_errors, pb.js_errors)
     finally:
         pa.context.close()

@@ -101,7 +101,7 @@ def assemble(
         timekeeper=timekeeper,
         turns=ComputerTurns(rounds, timekeeper, computer, background, clock),
         seating=seating,
-        moves=Play(rounds, timekeeper),
+        moves=Play(rounds, timekeeper, clock),
         rematches=Rematches(rounds),
         rated=RatedGames(rounds, store, clock),
         archive=Archive(rounds, store, clock, hub, abandon_after),

@@ -26,7 +26,7 @@ from sansu.server.play import LiveGame
 
 log = logging.getLogger("sansu.server")
 
-ROUTED = ("play", "resign", "take_back", "offer_rematch", "decline_rematch")
+ROUTED = ("play", "resign", "abort", "claim", "take_back", "offer_rematch", "decline_rematch")
 """The service's calls ``(game_id, who, *args)`` that change a game: run by its judge."""
 ELSEWHERE = "judged_elsewhere"
 """The error of a node asked to change a game that another node judges."""

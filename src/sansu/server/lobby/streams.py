@@ -65,8 +65,9 @@ class EventStreams:
                 queue.put_nowait(SHUTDOWN)
 
     def game_changed(self, live: LiveGame) -> None:
-        """A ``Rounds.on_change`` listener: tells the seated accounts when a game ends."""
-        if live.status != "finished" or not live.events:
+        """A ``Rounds.on_change`` listener: tells the seated accounts when a game ends
+        (finished or aborted)."""
+        if live.status not in ("finished", "aborted") or not live.events:
             return
         last = live.events[-1]
         if last.type != "game_over":

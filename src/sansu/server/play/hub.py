@@ -96,6 +96,7 @@ class Hub:
         self._clock = clock
         self._players_left: dict[str, float] = {}
         """When the last socket of a seat's holder left each game (for abandoned games)."""
+        self._seat_left: dict[str, dict[int, float]] = {}
         self.elsewhere: Elsewhere | None = None
         """On a node of a cluster: who is connected to each game on the other nodes
         (:mod:`~sansu.server.cluster.presence`)."""
@@ -117,7 +118,15 @@ class Hub:
                 del self.connections[live.id]
         if connection.seats and not any(c.seats for c in conns or ()):
             self._players_left[live.id] = self._clock()
+        still = set().union(*(c.seats for c in conns or ()))
+        for seat in connection.seats - still:
+            self._seat_left.setdefault(live.id, {})[seat] = self._clock()
         self._changed(live)
+
+    def seat_left(self, game_id: str, seat: int) -> float | None:
+        """When the last socket of ``seat``'s holder on this process closed (``None``: not
+        since the game came into memory); for claims against a player who left."""
+        return self._seat_left.get(game_id, {}).get(seat)
 
     def players_seen_since(self, since: float) -> set[str]:
         """Ids of the games a seat's holder is connected to now, or left at ``since`` or later."""
@@ -169,6 +178,7 @@ class Hub:
 
     def forget(self, game_id: str) -> None:
         self._presence.pop(game_id, None)
+        self._seat_left.pop(game_id, None)
 
     def publish(self, live: LiveGame, events: Iterable[Event]) -> None:
         """Sends ``events`` (already committed) to every connection of the game."""

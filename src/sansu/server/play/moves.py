@@ -1,4 +1,4 @@
-"""Playing: moves, resignations and takebacks by the holders of the seats.
+"""Playing: moves, resignations, takebacks, aborts and claims by the holders of the seats.
 
 Only the holder of the seat to move can move, against the state number it
 saw; the engine judges every move. The one exception is a move the rules
@@ -6,12 +6,19 @@ give to anyone watching (:data:`OPEN_MOVES`: Sumodoku's ``report``, the
 third-party observer's): any seat's holder or a spectator may make it, and
 the event says who did. Clocks that ran out are applied first, so
 a move that arrives after a deadline is refused by the clock's verdict.
+
+A rated game that not every seat has moved in is aborted rather than
+resigned (:func:`~sansu.server.play.rated.abortable`). A player whose
+opponent left a rated game (no socket and no change for :data:`CLAIM_AFTER`
+seconds while the opponent is to move) may claim it: the opponent loses.
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterable
+import math
+import time
+from collections.abc import Callable, Iterable
 
 from sqlalchemy import Connection, delete
 
@@ -21,20 +28,32 @@ from sansu.server.base import ApiError, game_over, stale
 from sansu.server.base import moves as moves_table
 from sansu.server.play.clocks import engine_clock
 from sansu.server.play.live import Change, LiveGame
+from sansu.server.play.rated import abortable
 from sansu.server.play.rounds import Rounds
 from sansu.server.play.timekeeper import Timekeeper
 
 OPEN_MOVES: dict[str, frozenset[str]] = {"sumodoku": frozenset({"report"})}
 """By game id: the first words of moves anyone may make, seated or not, in
 any turn. They use no turn (the engine keeps the same player to move)."""
+CLAIM_AFTER = 60.0
+"""Seconds an opponent to move must have been gone (no socket, no change of the game)
+before a rated game can be claimed against them."""
 
 
 class Play:
-    """Moves, resignations and takebacks."""
+    """Moves, resignations, takebacks, aborts and claims."""
 
-    def __init__(self, rounds: Rounds, timekeeper: Timekeeper) -> None:
+    def __init__(
+        self,
+        rounds: Rounds,
+        timekeeper: Timekeeper,
+        clock: Callable[[], float] = time.time,
+        claim_after: float = CLAIM_AFTER,
+    ) -> None:
         self.rounds = rounds
         self.timekeeper = timekeeper
+        self.time = clock
+        self.claim_after = claim_after
 
     async def play(self, game_id: str, who: Who, move: str, seen: int | None) -> LiveGame:
         """Plays ``move`` for the token's seat against state number ``seen``."""
@@ -103,16 +122,81 @@ class Play:
     async def resign(self, game_id: str, who: Who, seen: int | None = None) -> LiveGame:
         live = await self.rounds.get(game_id)
         async with live.lock:
-            held = live.holder(who)
-            await self.timekeeper.apply_due(live)
-            if live.status != "active":
-                raise game_over()
-            if seen is not None and seen != live.version:
-                raise stale(seen, live.version)
+            held = await self._ending(live, who, seen)
             to_move = live.state.to_move
             seat = to_move if to_move in held else min(held)
+            if abortable(live):
+                await self.rounds.finish(
+                    live, None, "aborted", "abort", seat=seat, reason="resignation"
+                )
+                return live
             result = self.rounds.others_win(live, seat, f"seat {seat} resigned")
             await self.rounds.finish(live, result, "resignation", "resign", seat=seat)
+            return live
+
+    async def _ending(self, live: LiveGame, who: Who, seen: int | None) -> frozenset[int]:
+        """The caller's seats, once the clocks are applied, for a resignation, an abort
+        or a claim: refused in a game over or in another state (under the game's lock)."""
+        held = live.holder(who)
+        await self.timekeeper.apply_due(live)
+        if live.status != "active":
+            raise game_over()
+        if seen is not None and seen != live.version:
+            raise stale(seen, live.version)
+        return held
+
+    async def abort(self, game_id: str, who: Who, seen: int | None = None) -> LiveGame:
+        """Aborts a rated game that not every seat has moved in: no result, no rating."""
+        live = await self.rounds.get(game_id)
+        async with live.lock:
+            held = await self._ending(live, who, seen)
+            if not abortable(live):
+                raise ApiError(
+                    409,
+                    "no_abort",
+                    "only a rated game can be aborted, and only until every player has moved"
+                    " (tournament games are played out)",
+                )
+            to_move = live.state.to_move
+            seat = to_move if to_move in held else min(held)
+            await self.rounds.finish(live, None, "aborted", "abort", seat=seat, reason="abort")
+            return live
+
+    async def claim(self, game_id: str, who: Who, seen: int | None = None) -> LiveGame:
+        """Wins a rated game whose player to move left it (no socket and no change for
+        :attr:`claim_after` seconds); before every seat moved, aborts it instead."""
+        live = await self.rounds.get(game_id)
+        async with live.lock:
+            held = await self._ending(live, who, seen)
+            if live.casual:
+                raise ApiError(409, "no_claim", "only a rated game can be claimed")
+            if not live.ready:
+                raise ApiError(409, "waiting_for_players", "the game has not started")
+            gone = live.state.to_move
+            if gone is None or gone in held:
+                raise ApiError(
+                    409, "not_their_turn", "a game is claimed while the player who left is to move"
+                )
+            hub = self.rounds.hub
+            if hub.presence(live)["seats"][gone]:
+                raise ApiError(409, "opponent_present", f"seat {gone} has the game open")
+            since = max(live.updated_at, hub.seat_left(live.id, gone) or 0.0)
+            wait = since + self.claim_after - self.time()
+            if wait > 0:
+                seconds = math.ceil(wait)
+                raise ApiError(
+                    409,
+                    "too_early",
+                    f"seat {gone} may come back: the game can be claimed in {seconds} s",
+                    retry_after=seconds,
+                )
+            if abortable(live):
+                await self.rounds.finish(live, None, "aborted", "abort", seat=gone, reason="claim")
+                return live
+            result = self.rounds.others_win(live, gone, f"seat {gone} left the game")
+            await self.rounds.finish(
+                live, result, "abandonment", "claim", seat=min(held), against=gone
+            )
             return live
 
     def can_take_back(self, live: LiveGame, held: Iterable[int]) -> str | None:

@@ -10,6 +10,14 @@ event (``+12``). :func:`rate_game` keys the rating by the game's id,
 so a retried commit rates nothing twice; a finished rated game that has no
 rating (a crash between the two cannot happen, but an older server or a
 failed rating may leave one) is rated once when the server starts.
+
+Two rules keep ratings from being farmed. A rated game ends **aborted**
+(unrated, without a result) when it ends before every seat has moved
+(:func:`abortable`: an abort, a resignation, a fallen flag or a claim). And
+the n-th rated game between the same accounts within
+:data:`~sansu.server.ratings.REPEAT_WINDOW` counts for a falling share of a
+full game (:func:`~sansu.server.ratings.repeat_weight`, counted by
+:func:`earlier_games`).
 """
 
 from __future__ import annotations
@@ -18,7 +26,7 @@ import logging
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from sqlalchemy import Connection, exists, select
+from sqlalchemy import Connection, exists, func, select
 
 from sansu.server.accounts import User, users_table
 from sansu.server.base import ApiError, Store, StoreError
@@ -28,10 +36,12 @@ from sansu.server.play.live import Change, Event, LiveGame, Seat
 from sansu.server.play.rounds import Rounds
 from sansu.server.ratings import (
     OPENSKILL_GAMES,
+    REPEAT_WINDOW,
     get_rating,
     rate_game,
     rated_games,
     rating_history,
+    repeat_weight,
     speed_of,
 )
 
@@ -74,15 +84,60 @@ def check_join(live: LiveGame, user: User | None) -> None:
         raise ApiError(409, "same_account", "in a rated game an account holds one seat only")
 
 
+def every_seat_moved(live: LiveGame) -> bool:
+    """Whether each seat of the game has made a move of its own."""
+    moved = {m.seat for m in live.moves}
+    return all(s.seat in moved for s in live.seats)
+
+
+def abortable(live: LiveGame) -> bool:
+    """A rated game in play that not every seat has moved in: it ends aborted, not
+    with a result. A tournament's games are not (its pairing must end: there, not
+    moving loses as in any game)."""
+    return (
+        not live.casual
+        and live.status == "active"
+        and "tournament" not in live.meta
+        and not every_seat_moved(live)
+    )
+
+
 def rateable(live: LiveGame) -> bool:
-    """A rated game whose every seat is bound to an account, each a different one."""
+    """A rated game whose every seat is bound to an account, each a different one, and
+    in which every seat moved."""
     ids = [s.user_id for s in live.seats]
     return (
         not live.casual
         and all(s.kind == "human" for s in live.seats)
         and None not in ids
         and len(set(ids)) == len(ids)
+        and ("tournament" in live.meta or every_seat_moved(live))
     )
+
+
+def earlier_games(connection: Connection, live: LiveGame, now: float) -> int:
+    """The most rated games any two of this game's accounts played together in the
+    :data:`REPEAT_WINDOW` before ``now`` (this game left out)."""
+    ids = sorted({s.user_id for s in live.seats if s.user_id is not None})
+    most = 0
+    for i, first in enumerate(ids):
+        for second in ids[i + 1 :]:
+            one, two = seats_table.alias(), seats_table.alias()
+            count = connection.execute(
+                select(func.count(func.distinct(rated_games.c.game_id)))
+                .select_from(rated_games)
+                .join(one, one.c.game_id == rated_games.c.game_id)
+                .join(two, two.c.game_id == rated_games.c.game_id)
+                .where(
+                    one.c.user_id == first,
+                    two.c.user_id == second,
+                    rated_games.c.game_id != live.id,
+                    rated_games.c.rated_at >= now - REPEAT_WINDOW,
+                    rated_games.c.rated_at <= now,
+                )
+            ).scalar_one()
+            most = max(most, count)
+    return most
 
 
 def teams_of(live: LiveGame) -> list[list[int]]:
@@ -116,6 +171,7 @@ def rate_live(
         [by_seat[s].user_id for s in team] if len(team) > 1 else by_seat[team[0]].user_id
         for team in teams
     ]
+    weight = repeat_weight(earlier_games(connection, live, now))
     changes = rate_game(
         connection,
         live.id,
@@ -124,6 +180,7 @@ def rate_live(
         players=players,
         ranks=ranks_of(result, teams),
         now=now,
+        weight=weight,
     )
     if changes is None:
         return None
@@ -140,6 +197,7 @@ def rate_live(
                 "change": change.shown(),
                 "shown": change.after.shown(),
                 "provisional": change.after.provisional,
+                "weight": weight,
             }
         )
     return out
@@ -227,9 +285,7 @@ class RatedGames:
             changes = {
                 row.user_id: row
                 for row in c.execute(
-                    select(rating_history).where(
-                        rating_history.c.game_id == live.id
-                    )
+                    select(rating_history).where(rating_history.c.game_id == live.id)
                 )
             }
             bots = {
@@ -263,9 +319,11 @@ class RatedGames:
         return shown
 
     async def decorate(self, live: LiveGame, data: dict[str, Any]) -> dict[str, Any]:
-        """``data`` (a game as clients see it) with each bound seat's ``rating``."""
+        """``data`` (a game as clients see it) with each bound seat's ``rating``, and
+        whether the game can still be aborted."""
         shown = await self.seat_ratings(live)
         data["rated"] = not live.casual
+        data["abortable"] = abortable(live)
         for seat in data.get("seats", ()):
             if seat.get("seat") in shown:
                 seat["rating"] = shown[seat["seat"]]

@@ -364,23 +364,27 @@ class Rounds:
         return Result.win(*winners, reason=reason)
 
     async def finish(
-        self, live: LiveGame, result: Result, termination: str, event: str, **data: Any
+        self, live: LiveGame, result: Result | None, termination: str, event: str, **data: Any
     ) -> None:
-        """Ends the game with ``result`` decided by the host (``event``: resign or flag)."""
+        """Ends the game with ``result`` decided by the host (``event``: resign, flag,
+        claim); ``result=None`` aborts it (``event``: abort): no result, no rating."""
         change = Change(live)
         now = change.now
         version = live.version + 1
         clock = live.clock.copy()
         clock.stop(now)
+        status = "finished" if result is not None else "aborted"
+        outcome = None if result is None else result.to_dict()
         self.event(change, event, **data).state = version
-        over = self.event(change, "game_over", result=result.to_dict(), termination=termination)
+        over = self.event(change, "game_over", result=outcome, termination=termination)
         over.state = version
-        self._finishing(change, over)
+        if result is not None:
+            self._finishing(change, over)
 
         def apply() -> None:
             live.version = version
-            live.status = "finished"
-            live.result = result.to_dict()
+            live.status = status
+            live.result = outcome
             live.termination = termination
             live.finished_at = now
             live.clock = clock
@@ -388,8 +392,8 @@ class Rounds:
         change.apply.append(apply)
         row = {
             "version": version,
-            "status": "finished",
-            "result": result.to_dict(),
+            "status": status,
+            "result": outcome,
             "termination": termination,
             "finished_at": now,
             "to_move": None,

@@ -9,6 +9,7 @@ module: the game service comes in as :data:`Service` and the caller as a
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Body, Depends, Path, Query
@@ -16,7 +17,7 @@ from fastapi.responses import PlainTextResponse
 from pydantic import BaseModel, ConfigDict, Field
 
 from sansu.core.registry import game_class
-from sansu.server.accounts import SessionOnly, SignedIn, TokenOrSession
+from sansu.server.accounts import SessionOnly, SignedIn, TokenOrSession, Who
 from sansu.server.base import (
     REQUEST,
     ApiError,
@@ -199,9 +200,7 @@ async def get_rules(game: GameName) -> MarkdownResponse:
     responses=refusals(403, 409, 503),
     response_model=Created,
 )
-async def create_game(
-    body: CreateGame, service: Service, caller: SessionOnly
-) -> dict[str, Any]:
+async def create_game(body: CreateGame, service: Service, caller: SessionOnly) -> dict[str, Any]:
     """Creates a game. The token in the answer is shown only this once: keep it.
     A signed-in creator's seats are bound to their account as well."""
     user = await caller.account(write=True)
@@ -234,7 +233,7 @@ async def create_game(
 @router.get("/games", tags=["archive"])
 async def list_games(
     status: Annotated[
-        Literal["active", "abandoned", "finished", "imported", "archive"] | None,
+        Literal["active", "abandoned", "finished", "aborted", "imported", "archive"] | None,
         Query(
             description="active: being played; abandoned: in play but left"
             " (no move and no player for a while); archive: finished or imported"
@@ -306,9 +305,7 @@ async def join_game(
     }
 
 
-@router.post(
-    "/games/{game_id}/moves", tags=["play"], responses=refusals(401, 403, 404, 409, 503)
-)
+@router.post("/games/{game_id}/moves", tags=["play"], responses=refusals(401, 403, 404, 409, 503))
 async def play(
     game_id: GameId, body: PlayMove, service: Service, caller: TokenOrSession
 ) -> dict[str, Any]:
@@ -318,6 +315,23 @@ async def play(
     return move_answer(await service.play(game_id, who, body.move, body.state))
 
 
+async def ended(
+    call: Callable[[str, Who, int | None], Awaitable[LiveGame]],
+    game_id: str,
+    caller: TokenOrSession,
+    body: StateRef | None,
+) -> dict[str, Any]:
+    """Ends the game by ``call`` (resign, abort, claim) for the caller; what it became."""
+    who = await caller.acting(write=True)
+    live = await call(game_id, who, None if body is None else body.state)
+    return {
+        "state": live.version,
+        "status": live.status,
+        "result": live.result,
+        "ratings": end_ratings(live),
+    }
+
+
 @router.post("/games/{game_id}/resign", tags=["play"], responses=refusals(401, 403, 404, 409))
 async def resign(
     game_id: GameId,
@@ -325,10 +339,32 @@ async def resign(
     caller: TokenOrSession,
     body: Annotated[StateRef | None, Body()] = None,
 ) -> dict[str, Any]:
-    """Resigns the token's seat: everyone else wins."""
-    who = await caller.acting(write=True)
-    live = await service.resign(game_id, who, None if body is None else body.state)
-    return {"state": live.version, "result": live.result, "ratings": end_ratings(live)}
+    """Resigns the token's seat: everyone else wins (before every player moved in a rated
+    game: aborts it)."""
+    return await ended(service.resign, game_id, caller, body)
+
+
+@router.post("/games/{game_id}/abort", tags=["play"], responses=refusals(401, 403, 404, 409))
+async def abort(
+    game_id: GameId,
+    service: Service,
+    caller: TokenOrSession,
+    body: Annotated[StateRef | None, Body()] = None,
+) -> dict[str, Any]:
+    """Aborts a rated game that not every player has moved in: no result, no rating."""
+    return await ended(service.abort, game_id, caller, body)
+
+
+@router.post("/games/{game_id}/claim", tags=["play"], responses=refusals(401, 403, 404, 409))
+async def claim(
+    game_id: GameId,
+    service: Service,
+    caller: TokenOrSession,
+    body: Annotated[StateRef | None, Body()] = None,
+) -> dict[str, Any]:
+    """Claims a rated game whose player to move left it (no page open, no move) for the
+    grace period: they lose; before every player moved, the game is aborted instead."""
+    return await ended(service.claim, game_id, caller, body)
 
 
 @router.post("/games/{game_id}/takeback", tags=["play"], responses=refusals(401, 403, 404, 409))
@@ -353,9 +389,7 @@ async def rematch(game_id: GameId, service: Service, caller: TokenOrSession) -> 
     return {"offers": live.rematch_offers, "game_id": live.rematch_id}
 
 
-@router.delete(
-    "/games/{game_id}/rematch", tags=["play"], responses=refusals(401, 403, 404, 409)
-)
+@router.delete("/games/{game_id}/rematch", tags=["play"], responses=refusals(401, 403, 404, 409))
 async def decline_rematch(
     game_id: GameId, service: Service, caller: TokenOrSession
 ) -> dict[str, Any]:
@@ -365,9 +399,7 @@ async def decline_rematch(
     return {"offers": live.rematch_offers, "game_id": live.rematch_id}
 
 
-@router.get(
-    "/games/{game_id}/positions/{ply}", tags=["archive"], responses=refusals(401, 403, 404)
-)
+@router.get("/games/{game_id}/positions/{ply}", tags=["archive"], responses=refusals(401, 403, 404))
 async def position(
     game_id: GameId,
     ply: Annotated[int, Path(ge=0, le=100000)],

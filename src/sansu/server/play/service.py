@@ -6,7 +6,7 @@ names them for the other domains and starts and stops them together:
 
 - ``rounds`` (:mod:`~sansu.server.play.rounds`): the games in memory, loading, committing;
 - ``seating`` (:mod:`~sansu.server.play.seating`): creating games, taking seats, tokens;
-- ``moves`` (:mod:`~sansu.server.play.moves`): moves, resignations, takebacks;
+- ``moves`` (:mod:`~sansu.server.play.moves`): moves, resignations, takebacks, aborts, claims;
 - ``timekeeper`` (:mod:`~sansu.server.play.timekeeper`): the clocks' deadlines;
 - ``turns`` (:mod:`~sansu.server.play.computer_turns`): the computer's moves;
 - ``rematches`` (:mod:`~sansu.server.play.rematch`): rematches;
@@ -15,7 +15,8 @@ names them for the other domains and starts and stops them together:
 - ``event_log`` (:mod:`~sansu.server.play.events`): events for reconnecting clients.
 
 The calls that change a game from outside (``get``, ``create``, ``join``,
-``play``, ``resign``, ``take_back``, ``offer_rematch``, ``decline_rematch``)
+``play``, ``resign``, ``abort``, ``claim``, ``take_back``, ``offer_rematch``,
+``decline_rematch``)
 are methods here, not on the parts, for one reason: on a cluster, another
 node may judge the game, and the node forwards exactly these calls to it
 (:meth:`sansu.server.cluster.Cluster.install` replaces them); calls between
@@ -112,6 +113,14 @@ class GameService:
     async def resign(self, game_id: str, who: Who, seen: int | None = None) -> LiveGame:
         """Resigns ``who``'s seats (:meth:`Play.resign`)."""
         return await self.moves.resign(game_id, who, seen)
+
+    async def abort(self, game_id: str, who: Who, seen: int | None = None) -> LiveGame:
+        """Aborts a rated game not every seat moved in (:meth:`Play.abort`)."""
+        return await self.moves.abort(game_id, who, seen)
+
+    async def claim(self, game_id: str, who: Who, seen: int | None = None) -> LiveGame:
+        """Claims a rated game whose player to move left (:meth:`Play.claim`)."""
+        return await self.moves.claim(game_id, who, seen)
 
     async def take_back(self, game_id: str, who: Who, seen: int | None = None) -> LiveGame:
         """Takes back ``who``'s last move (:meth:`Play.take_back`)."""

@@ -152,7 +152,8 @@ async def receive(
     who: Who,
     check_limit: CheckLimit | None = None,
 ) -> None:
-    """Answers a client's messages until it leaves: move, resign, takeback, rematch, ping."""
+    """Answers a client's messages until it leaves: move, resign, abort, claim, takeback,
+    rematch, ping."""
     while not connection.closed:
         try:
             message = await websocket.receive()
@@ -200,6 +201,10 @@ async def handle(
         await service.play(live.id, who, move, state)
     elif kind == "resign":
         await service.resign(live.id, who, state)
+    elif kind == "abort":
+        await service.abort(live.id, who, state)
+    elif kind == "claim":
+        await service.claim(live.id, who, state)
     elif kind == "takeback":
         await service.take_back(live.id, who, state)
     elif kind == "rematch":
@@ -211,7 +216,7 @@ async def handle(
         raise ApiError(
             400,
             "bad_message",
-            f"unknown message type {shown!r} (move, resign, takeback, rematch,"
+            f"unknown message type {shown!r} (move, resign, abort, claim, takeback, rematch,"
             " decline_rematch, ping)",
         )
     connection.send(dumps({"type": "ack", "id": answer_id, "state": live.version, "seq": live.seq}))

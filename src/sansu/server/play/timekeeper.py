@@ -15,6 +15,7 @@ from collections.abc import Callable
 from sansu.core.protocol import IllegalMove
 from sansu.server.base import ApiError, Background
 from sansu.server.play.live import LiveGame
+from sansu.server.play.rated import abortable
 from sansu.server.play.rounds import Rounds
 
 log = logging.getLogger("sansu.server")
@@ -55,6 +56,11 @@ class Timekeeper:
             else:
                 seat = live.clock.running
                 assert seat is not None
+                if abortable(live):
+                    await self.rounds.finish(
+                        live, None, "aborted", "abort", seat=seat, reason="time"
+                    )
+                    continue
                 result = self.rounds.others_win(live, seat, f"seat {seat} ran out of time")
                 await self.rounds.finish(live, result, "time", "flag", seat=seat)
 

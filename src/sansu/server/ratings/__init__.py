@@ -7,6 +7,7 @@ May import: base, accounts.
 from __future__ import annotations
 
 from sansu.server.ratings.levels import level_ratings
+from sansu.server.ratings.rating_math import REPEAT_WINDOW, repeat_weight
 from sansu.server.ratings.routes import router
 from sansu.server.ratings.table import (
     OPENSKILL_GAMES,
@@ -19,11 +20,13 @@ from sansu.server.ratings.table import (
 
 __all__ = [
     "OPENSKILL_GAMES",
+    "REPEAT_WINDOW",
     "get_rating",
     "level_ratings",
     "rate_game",
     "rated_games",
     "rating_history",
+    "repeat_weight",
     "router",
     "speed_of",
 ]

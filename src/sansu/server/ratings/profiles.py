@@ -94,8 +94,8 @@ def recent_games(connection: Connection, user_id: int, limit: int = RECENT_GAMES
         .join(s, s.c.game_id == g.c.id)
         .where(
             s.c.user_id == user_id,
-            g.c.status.in_(("active", "finished")),
-            or_(g.c.status == "finished", and_(g.c.private.is_(False), g.c.watchable.is_(True))),
+            g.c.status.in_(("active", "finished", "aborted")),
+            or_(g.c.status != "active", and_(g.c.private.is_(False), g.c.watchable.is_(True))),
         )
         .order_by(g.c.updated_at.desc(), g.c.id)
         .limit(limit)

@@ -51,6 +51,38 @@ class Rating:
         return f"{round(self.rating)}{'?' if self.provisional else ''}"
 
 
+REPEAT_WINDOW = 86_400.0
+"""Seconds within which rated games between the same accounts count as repeated."""
+REPEAT_WEIGHTS = (1.0, 1.0, 0.5, 0.25, 0.125)
+"""The share of a full game that a pair's first, second, ... rated game within
+:data:`REPEAT_WINDOW` counts for; from the sixth on, nothing (at most 2.875 games a day)."""
+
+
+def repeat_weight(earlier: int) -> float:
+    """The share of a full game a rated game counts for when the same accounts played
+    ``earlier`` rated games together in the window before it: farming one account
+    against another brings little."""
+    return REPEAT_WEIGHTS[earlier] if 0 <= earlier < len(REPEAT_WEIGHTS) else 0.0
+
+
+def weighted(before: Rating, after: Rating, weight: float) -> Rating:
+    """``before`` moved by ``weight`` of the way to ``after`` (rating, deviation, volatility)."""
+    if weight >= 1.0:
+        return after
+    if weight <= 0.0:
+        return before
+
+    def part(old: float, new: float) -> float:
+        return old + weight * (new - old)
+
+    return Rating(
+        part(before.rating, after.rating),
+        part(before.deviation, after.deviation),
+        part(before.volatility, after.volatility),
+        after.provisional_from,
+    )
+
+
 class _Glicko2Player(glicko2.Player):
     """``glicko2.Player`` with step 5's function f as in Glickman's paper.
 

@@ -47,6 +47,7 @@ from sansu.server.ratings.rating_math import (
     Rating,
     glicko2_pair,
     openskill_teams,
+    weighted,
 )
 
 SPEEDS = ("untimed", "timed", "correspondence")
@@ -213,13 +214,20 @@ def rate_game(
     players: Sequence[int | Sequence[int]],
     ranks: Sequence[float],
     now: float,
+    weight: float = 1.0,
 ) -> dict[int, RatingChange] | None:
     """Rates a finished game, once: each seat's user (or team of users_table) and its rank
     (lower is better, equal ranks tie). Returns each user's change, or ``None`` when
     the game was rated before (nothing changes). Bad input raises ``ValueError`` and
-    writes nothing."""
+    writes nothing.
+
+    ``weight`` (0 to 1): the share of a full game's change that this one makes
+    (:func:`~sansu.server.ratings.rating_math.repeat_weight`); a game of weight 0 is
+    marked rated and changes no rating, record or history."""
     if not isinstance(game_id, str) or not GAME_ID.fullmatch(game_id):
         raise ValueError("game_id: expected a game's id")
+    if not isinstance(weight, int | float) or not 0.0 <= weight <= 1.0:
+        raise ValueError("weight: expected a number from 0 to 1")
     teams = _check(connection, game, speed, players, ranks)
     if is_rated(connection, game_id):
         return None
@@ -237,7 +245,11 @@ def rate_game(
     changes: dict[int, RatingChange] = {}
     for team, olds, news, rank in zip(teams, before, after, ranks, strict=True):
         outcome = _outcome(rank, ranks)
-        for user_id, old, new in zip(team, olds, news, strict=True):
+        for user_id, old, full in zip(team, olds, news, strict=True):
+            new = weighted(old, full, weight)
+            changes[user_id] = RatingChange(old, new)
+            if weight <= 0.0:
+                continue
             _store(connection, user_id, game, speed, new, outcome, now)
             connection.execute(
                 insert(rating_history).values(
@@ -245,7 +257,6 @@ def rate_game(
                     rating=new.rating, deviation=new.deviation, change=new.rating - old.rating,
                 )
             )  # fmt: skip
-            changes[user_id] = RatingChange(old, new)
     return changes
 
 

@@ -151,6 +151,7 @@ export const api = {
   move: (id, token, move, state) => request('POST', `/api/games/${enc(id)}/moves`,
     {move, state}, token),
   resign: (id, token, state) => request('POST', `/api/games/${enc(id)}/resign`, {state}, token),
+  abort: (id, token, state) => request('POST', `/api/games/${enc(id)}/abort`, {state}, token),
   takeback: (id, token, state) => request('POST', `/api/games/${enc(id)}/takeback`, {state}, token),
   hint: (id, token, cell) => request('GET',
     `/api/games/${enc(id)}/hint${cell ? `?cell=${enc(cell)}` : ''}`, undefined, token),

@@ -30,7 +30,7 @@ const ICONS = {
   last: 'M16 5h2v14h-2zM4 5v14l11-7z',
 };
 
-const POSITION_EVENTS = new Set(['move', 'takeback', 'resign', 'flag']);
+const POSITION_EVENTS = new Set(['move', 'takeback', 'resign', 'flag', 'abort', 'claim']);
 
 class GamePage {
   constructor(main, id) {
@@ -242,7 +242,8 @@ class GamePage {
       return;
     }
     if (type === 'game_over') {
-      Object.assign(this.g, {status: 'finished', result: e.result, termination: e.termination});
+      const status = e.termination === 'aborted' ? 'aborted' : 'finished';
+      Object.assign(this.g, {status, result: e.result, termination: e.termination});
       applyRatings(this.g, e.ratings);
       this.render();
       return;
@@ -440,6 +441,9 @@ class GamePage {
     const v = this.g.view;
     if (!v) return {text: 'Loading…'};
     if (this.g.status !== 'active' && this.g.result) return this.resultText();
+    if (this.g.status === 'aborted') {
+      return {text: 'Game aborted before every player moved: not rated', over: true};
+    }
     if (this.g.status !== 'active') return {text: 'This game did not finish', over: true};
     const p = v.to_move;
     const detail = this.board.statusDetail?.(v) || '';

@@ -1,5 +1,5 @@
 // The side panel of a game page: the seats with presence and clocks, the move list, and
-// the controls (resign, takeback against the computer, rematch, watching, invitation
+// the controls (resign or abort, takeback against the computer, rematch, watching, invitation
 // link). Its methods are the game page's own (play.js mixes them into GamePage), kept
 // here so that each file holds one part of the page.
 
@@ -76,11 +76,21 @@ export const panel = {
       && g.seats[m.seat]?.kind === 'human');
   },
 
+  canAbort() {
+    const g = this.g;
+    const moved = new Set(g.moves.map((m) => m.seat));
+    return !!g.abortable && g.status === 'active' && !g.seats.every((s) => moved.has(s.seat));
+  },
+
   renderControls() {
     const held = this.replay ? [] : Object.keys(this.held).map(Number);
     const active = this.g.status === 'active';
     const buttons = [];
-    if (held.length && active) {
+    if (held.length && active && this.canAbort()) {
+      // Before every player moved, a rated game is aborted (unrated), not resigned.
+      buttons.push(h('button', {type: 'button', class: 'btn danger', 'data-action': 'abort',
+        onclick: () => this.abort()}, 'Abort'));
+    } else if (held.length && active) {
       buttons.push(h('button', {type: 'button', class: 'btn danger', 'data-action': 'resign',
         onclick: () => this.resign()}, 'Resign'));
     }
@@ -168,6 +178,15 @@ export const panel = {
     if (!window.confirm('Resign this game?')) return;
     try {
       await api.resign(this.id, this.token, this.g.state);
+    } catch (error) {
+      this.explain(error.message);
+      if (error.code === 'stale_state') this.refresh();
+    }
+  },
+
+  async abort() {
+    try {
+      await api.abort(this.id, this.token, this.g.state);
     } catch (error) {
       this.explain(error.message);
       if (error.code === 'stale_state') this.refresh();

@@ -59,6 +59,7 @@ export function ratingChart(points, label) {
 
 function outcomeText(game) {
   if (game.status === 'active') return 'in play';
+  if (game.status === 'aborted') return 'aborted';
   return {win: 'won', loss: 'lost', draw: 'drawn'}[game.outcome] || 'over';
 }
 
