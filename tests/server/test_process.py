@@ -175,3 +175,47 @@ def test_the_first_computer_move_of_a_fresh_server_comes_within_its_budget(
     # The budget, plus a margin for a loaded machine; a search that had to load its
     # compiled code first took seconds.
     assert took < budget_ms / 1000 + 1.2, took
+
+
+def test_no_secret_reaches_the_debug_log(tmp_path: Path) -> None:
+    """At the most talkative level, no seat token, session cookie or bearer secret is
+    written, whichever way it travelled: URL, header, subprotocol or cookie."""
+    log = tmp_path / "server.log"
+    server = Server(tmp_path / "g.db", log, "--log-level", "debug")
+    server.start()
+    secrets: list[str] = []
+    try:
+        with httpx.Client(base_url=server.url, timeout=10) as c:
+            gid, seats = new_game(c, "uttt")
+            secrets += seats.values()
+            r = c.post(
+                "/api/account/signup",
+                json={"name": "Debbie", "password": "a long passphrase"},
+            )
+            assert r.status_code in (200, 201), r.text
+            session = c.cookies.get("sansu_session")
+            assert session
+            secrets.append(session)
+            assert c.get("/api/account").status_code == 200
+            c.get(f"/api/games/{gid}", headers=auth(seats[0]))
+            c.get(f"/api/games/{gid}?token={seats[1]}")
+            made_up = "madeUpSecretValue12345"
+            secrets.append(made_up)
+            c.get("/api/account", headers={"Authorization": f"Bearer {made_up}"})
+            ws_url = f"ws://127.0.0.1:{server.port}/api/games/{gid}/ws"
+            with connect(ws_url, subprotocols=["sansu", f"token.{seats[0]}"]) as ws:
+                assert ws.subprotocol == "sansu"
+                ws.send(json.dumps({"type": "move", "move": "r5c5", "state": 0}))
+                assert answer(ws)["type"] == "ack"
+            with connect(ws_url, additional_headers={"Cookie": f"sansu_session={session}"}) as ws:
+                ws.send(json.dumps({"type": "ping"}))
+                answer(ws)
+            with connect(f"{ws_url}?token={seats[1]}") as ws:
+                ws.send(json.dumps({"type": "ping"}))
+                answer(ws)
+    finally:
+        server.stop()
+    text = log.read_text(errors="replace")
+    assert "WebSocket /api/games/" in text and "DEBUG" in text.upper()
+    leaked = [s for s in secrets if s in text]
+    assert not leaked, [line for line in text.splitlines() if any(s in line for s in leaked)]
