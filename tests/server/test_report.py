@@ -126,9 +126,7 @@ def test_a_report_keeps_the_clocks_of_the_turn(api: Api) -> None:
     assert after["remaining"][0] == before["remaining"][0]
 
 
-def test_the_computer_answers_after_a_report(
-    api: Api, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_the_computer_answers_after_a_report(api: Api, monkeypatch: pytest.MonkeyPatch) -> None:
     # The computer challenges a duplicate at once (a win); here it waits a second
     # before each move, so that the spectator's report comes first.
     choose = computer.choose_move
@@ -194,6 +192,4 @@ def test_a_refused_report_tells_nothing_of_the_piece(api: Api, cell: str) -> Non
     assert r.status_code == 422, r.text
     error = r.json()["error"]
     assert error["code"] == "illegal_move"
-    assert error["message"] == (
-        f"report {cell}: no piece there broke a rule when it was placed"
-    )
+    assert error["message"] == (f"report {cell}: no piece there broke a rule when it was placed")
