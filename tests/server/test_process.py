@@ -219,3 +219,42 @@ def test_no_secret_reaches_the_debug_log(tmp_path: Path) -> None:
     assert "WebSocket /api/games/" in text and "DEBUG" in text.upper()
     leaked = [s for s in secrets if s in text]
     assert not leaked, [line for line in text.splitlines() if any(s in line for s in leaked)]
+
+
+def signup_cookie(c: httpx.Client, name: str, headers: dict[str, str]) -> str:
+    r = c.post(
+        "/api/account/signup", json={"name": name, "password": "a long passphrase"}, headers=headers
+    )
+    assert r.status_code in (200, 201), r.text
+    return r.headers["set-cookie"]
+
+
+def seeks_posted(c: httpx.Client, address: str, count: int) -> list[int]:
+    forwarded = {"X-Forwarded-For": address}
+    return [
+        c.post("/api/lobby/seeks", json={"game": "uttt"}, headers=forwarded).status_code
+        for _ in range(count)
+    ]
+
+
+@pytest.mark.parametrize("trusted", [True, False])
+def test_behind_a_trusted_proxy_each_client_is_known_by_its_own_address(
+    tmp_path: Path, trusted: bool
+) -> None:
+    """With ``--forwarded-allow-ips`` the proxy's X-Forwarded-For names the client (its
+    share of the lobby is its own) and X-Forwarded-Proto https makes the cookie Secure;
+    without it, those headers are anyone's and change nothing."""
+    options = ("--forwarded-allow-ips", "127.0.0.1") if trusted else ()
+    server = Server(tmp_path / "g.db", tmp_path / "server.log", *options)
+    server.start()
+    try:
+        with httpx.Client(base_url=server.url, timeout=10) as c:
+            over_https = signup_cookie(c, "Proxied", {"X-Forwarded-Proto": "https"})
+            assert ("secure" in over_https.lower()) is trusted
+            assert "secure" not in signup_cookie(httpx.Client(base_url=server.url), "Plain", {})
+            c.cookies.clear()
+            assert seeks_posted(c, "198.51.100.1", 5) == [201] * 5
+            other = seeks_posted(c, "198.51.100.2", 1)
+            assert other == ([201] if trusted else [409])
+    finally:
+        server.stop()
