@@ -456,9 +456,7 @@ def test_a_bot_accounts_browser_session_is_refused_everywhere(
     alice = people(client, "Alice")["Alice"]
     tid = create(alice, format="round_robin")["id"]
     robot = Browser(client)
-    r = robot.post(
-        "/api/account/signup", json={"name": "Robot", "password": PASSWORD, "bot": True}
-    )
+    r = robot.post("/api/account/signup", json={"name": "Robot", "password": PASSWORD, "bot": True})
     assert r.status_code in (200, 201), r.text
     robot.headers[CSRF_HEADER] = r.json()["csrf_token"]
     r = robot.post(
