@@ -11,6 +11,7 @@ replaced at the next successful log-in.
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass
 
 from argon2 import PasswordHasher
@@ -103,6 +104,12 @@ def check_password(password: object) -> str:
         )
     if _usable(password) is None:
         raise UserError("bad_password", "a password must be valid Unicode text")
+    if any(unicodedata.category(c) == "Cc" for c in password):
+        raise UserError(
+            "bad_password", "a password holds no control characters (NUL, tab, escape, ...)"
+        )
+    if not password.strip():
+        raise UserError("bad_password", "a password is more than spaces")
     return password
 
 
