@@ -6,10 +6,10 @@ from __future__ import annotations
 import logging
 
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
 import sqlalchemy as sa
 from argon2 import PasswordHasher
+from hypothesis import given
+from hypothesis import strategies as st
 from sqlalchemy import Engine
 
 from sansu.server.accounts import sessions as user_sessions
