@@ -103,7 +103,12 @@ def server_while_the_computer_thinks(tmp_path: Path) -> tuple[Server, Path]:
             f"/api/games/{gid}/moves", json={"move": "r5c5", "state": 0}, headers=auth(seats[0])
         )
         assert r.status_code == 200, r.text
-    time.sleep(1.0)  # the computer is thinking
+        assert server.process is not None
+        end = time.monotonic() + 120  # the workers are up (slow to start on a busy machine)
+        while len(children(server.process.pid)) < 2:
+            assert time.monotonic() < end, "the computer's workers did not start"
+            time.sleep(0.05)
+        assert c.get(f"/api/games/{gid}").json()["ply"] == 1  # the computer is thinking
     return server, log
 
 
