@@ -20,6 +20,7 @@ from sansu.server.accounts.identity import (
     socket_account,
 )
 from sansu.server.accounts.login_limits import LoginLimiter
+from sansu.server.accounts.lookalikes import skeleton
 from sansu.server.accounts.routes import CsrfHeader, router
 from sansu.server.accounts.users import User, UserError, find_user, get_user
 from sansu.server.accounts.users import users as users_table
@@ -42,6 +43,7 @@ __all__ = [
     "router",
     "session_of",
     "signed_session",
+    "skeleton",
     "socket_account",
     "users_table",
 ]
