@@ -266,3 +266,29 @@ def test_a_position_set_up_by_moves_keeps_every_option_for_the_next(
     assert again["view"]["cells"] == body["view"]["cells"]
     for sid in (body["id"], again["id"]):
         analysis_client.delete(f"/api/analysis/{sid}")
+
+
+@pytest.mark.parametrize("full", ["client", "server"])
+def test_a_refused_analysis_costs_no_setting_up(
+    analysis_client: TestClient, monkeypatch: pytest.MonkeyPatch, full: str
+) -> None:
+    """Over a limit the request is refused before its position is built (a Sudoku
+    Challenge's puzzle costs tens of milliseconds to make)."""
+    from sansu.server.analysis import routes
+
+    analyses = analysis_client.app.state.analyses  # type: ignore[attr-defined]
+    if full == "client":
+        analyses.per_client = 0
+    else:
+        analyses.max_running = 0
+    built: list[str] = []
+    original = routes.with_aids
+
+    def counted(game_id: str, options: dict[str, Any]) -> Any:
+        built.append(game_id)
+        return original(game_id, options)
+
+    monkeypatch.setattr(routes, "with_aids", counted)
+    refused = start(analysis_client, 429 if full == "client" else 503, game="challenge")
+    assert refused["error"]["code"] == ("too_many_analyses" if full == "client" else "busy")
+    assert built == [] and analyses.running() == 0

@@ -22,6 +22,11 @@ from tests.server.conftest import FEW_BLANKS, legal, pick
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="SIGKILL")
 
 
+STARTUP_SECONDS = 300.0
+"""How long a server may take to answer its health check: on a busy machine, compiling
+the computer's code at the first start alone can take a minute or two."""
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -63,7 +68,7 @@ class Server:
                 stdout=out,
                 stderr=out,
             )
-        end = time.monotonic() + 60
+        end = time.monotonic() + STARTUP_SECONDS
         while time.monotonic() < end:
             assert self.process.poll() is None, self.log.read_text()[-3000:]
             try:
@@ -163,7 +168,10 @@ def test_sigkill_mid_game_loses_no_acknowledged_move(tmp_path: Path) -> None:
             ]
             for t in threads:
                 t.start()
-            time.sleep(0.8)
+            end = time.monotonic() + 120
+            while not all(len(a) > 5 for a in acked.values()):
+                assert time.monotonic() < end and any(t.is_alive() for t in threads), acked
+                time.sleep(0.02)
             r = c.post(
                 f"/api/games/{vs}/moves",
                 headers=auth(vs_tokens[0]),

@@ -191,3 +191,23 @@ def test_a_rematch_of_a_private_game_stays_private(api: Api, client: TestClient)
     new = api.post(gid, "rematch", friend["token"]).json()["game_id"]
     assert new and api.get(new, created["token"])["private"] is True
     assert new not in listed(client)
+
+
+@pytest.mark.parametrize("status", ["active", "archive", None])
+def test_games_with_watching_off_are_never_listed(
+    api: Api, client: TestClient, status: str | None
+) -> None:
+    """Neither in play nor once over: their players' names and result are theirs."""
+    hidden = api.create("uttt", watchable=False, seats=[{"kind": "human"}, {"kind": "computer"}])
+    shown = api.create("uttt", seats=[{"kind": "human"}, {"kind": "computer"}])
+    for created in (hidden, shown):
+        r = api.post(created["id"], "resign", created["token"])
+        assert r.status_code == 200, r.text
+    open_one = api.create("uttt", watchable=False)
+    query = {} if status is None else {"status": status}
+    everything = client.get("/api/games", params={**query, "limit": 200}).json()
+    ids = {g["id"] for g in everything["games"]}
+    assert hidden["id"] not in ids and open_one["id"] not in ids
+    assert everything["total"] == len(ids)
+    if status != "active":
+        assert shown["id"] in ids

@@ -103,7 +103,12 @@ def server_while_the_computer_thinks(tmp_path: Path) -> tuple[Server, Path]:
             f"/api/games/{gid}/moves", json={"move": "r5c5", "state": 0}, headers=auth(seats[0])
         )
         assert r.status_code == 200, r.text
-    time.sleep(1.0)  # the computer is thinking
+        assert server.process is not None
+        end = time.monotonic() + 120  # the workers are up (slow to start on a busy machine)
+        while len(children(server.process.pid)) < 2:
+            assert time.monotonic() < end, "the computer's workers did not start"
+            time.sleep(0.05)
+        assert c.get(f"/api/games/{gid}").json()["ply"] == 1  # the computer is thinking
     return server, log
 
 
@@ -175,3 +180,86 @@ def test_the_first_computer_move_of_a_fresh_server_comes_within_its_budget(
     # The budget, plus a margin for a loaded machine; a search that had to load its
     # compiled code first took seconds.
     assert took < budget_ms / 1000 + 1.2, took
+
+
+def test_no_secret_reaches_the_debug_log(tmp_path: Path) -> None:
+    """At the most talkative level, no seat token, session cookie or bearer secret is
+    written, whichever way it travelled: URL, header, subprotocol or cookie."""
+    log = tmp_path / "server.log"
+    server = Server(tmp_path / "g.db", log, "--log-level", "debug")
+    server.start()
+    secrets: list[str] = []
+    try:
+        with httpx.Client(base_url=server.url, timeout=10) as c:
+            gid, seats = new_game(c, "uttt")
+            secrets += seats.values()
+            r = c.post(
+                "/api/account/signup",
+                json={"name": "Debbie", "password": "a long passphrase"},
+            )
+            assert r.status_code in (200, 201), r.text
+            session = c.cookies.get("sansu_session")
+            assert session
+            secrets.append(session)
+            assert c.get("/api/account").status_code == 200
+            c.get(f"/api/games/{gid}", headers=auth(seats[0]))
+            c.get(f"/api/games/{gid}?token={seats[1]}")
+            made_up = "madeUpSecretValue12345"
+            secrets.append(made_up)
+            c.get("/api/account", headers={"Authorization": f"Bearer {made_up}"})
+            ws_url = f"ws://127.0.0.1:{server.port}/api/games/{gid}/ws"
+            with connect(ws_url, subprotocols=["sansu", f"token.{seats[0]}"]) as ws:
+                assert ws.subprotocol == "sansu"
+                ws.send(json.dumps({"type": "move", "move": "r5c5", "state": 0}))
+                assert answer(ws)["type"] == "ack"
+            with connect(ws_url, additional_headers={"Cookie": f"sansu_session={session}"}) as ws:
+                ws.send(json.dumps({"type": "ping"}))
+                answer(ws)
+            with connect(f"{ws_url}?token={seats[1]}") as ws:
+                ws.send(json.dumps({"type": "ping"}))
+                answer(ws)
+    finally:
+        server.stop()
+    text = log.read_text(errors="replace")
+    assert "WebSocket /api/games/" in text and "DEBUG" in text.upper()
+    leaked = [s for s in secrets if s in text]
+    assert not leaked, [line for line in text.splitlines() if any(s in line for s in leaked)]
+
+
+def signup_cookie(c: httpx.Client, name: str, headers: dict[str, str]) -> str:
+    r = c.post(
+        "/api/account/signup", json={"name": name, "password": "a long passphrase"}, headers=headers
+    )
+    assert r.status_code in (200, 201), r.text
+    return r.headers["set-cookie"]
+
+
+def seeks_posted(c: httpx.Client, address: str, count: int) -> list[int]:
+    forwarded = {"X-Forwarded-For": address}
+    return [
+        c.post("/api/lobby/seeks", json={"game": "uttt"}, headers=forwarded).status_code
+        for _ in range(count)
+    ]
+
+
+@pytest.mark.parametrize("trusted", [True, False])
+def test_behind_a_trusted_proxy_each_client_is_known_by_its_own_address(
+    tmp_path: Path, trusted: bool
+) -> None:
+    """With ``--forwarded-allow-ips`` the proxy's X-Forwarded-For names the client (its
+    share of the lobby is its own) and X-Forwarded-Proto https makes the cookie Secure;
+    without it, those headers are anyone's and change nothing."""
+    options = ("--forwarded-allow-ips", "127.0.0.1") if trusted else ()
+    server = Server(tmp_path / "g.db", tmp_path / "server.log", *options)
+    server.start()
+    try:
+        with httpx.Client(base_url=server.url, timeout=10) as c:
+            over_https = signup_cookie(c, "Proxied", {"X-Forwarded-Proto": "https"})
+            assert ("secure" in over_https.lower()) is trusted
+            assert "secure" not in signup_cookie(httpx.Client(base_url=server.url), "Plain", {})
+            c.cookies.clear()
+            assert seeks_posted(c, "198.51.100.1", 5) == [201] * 5
+            other = seeks_posted(c, "198.51.100.2", 1)
+            assert other == ([201] if trusted else [409])
+    finally:
+        server.stop()

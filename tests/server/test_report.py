@@ -126,9 +126,7 @@ def test_a_report_keeps_the_clocks_of_the_turn(api: Api) -> None:
     assert after["remaining"][0] == before["remaining"][0]
 
 
-def test_the_computer_answers_after_a_report(
-    api: Api, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_the_computer_answers_after_a_report(api: Api, monkeypatch: pytest.MonkeyPatch) -> None:
     # The computer challenges a duplicate at once (a win); here it waits a second
     # before each move, so that the spectator's report comes first.
     choose = computer.choose_move
@@ -166,3 +164,32 @@ def wait_for_seat(api: Api, gid: str, seat: int) -> dict[str, Any]:
             return game
         time.sleep(0.01)
     raise AssertionError("the computer did not move")
+
+
+def test_a_report_needs_the_right_to_watch(api: Api) -> None:
+    """With watching off a stranger's report is refused before anything is judged: no
+    state number, no verdict on the cell."""
+    gid, tokens = api.two_players("sumodoku", options=HONOUR, watchable=False)
+    for seat, move in ((0, "r1c1=1"), (1, "r9c9=5"), (0, "r1c5=1")):
+        r = api.move(gid, tokens[seat], move, api.get(gid, tokens[seat])["state"])
+        assert r.status_code == 200, r.text
+    state = api.get(gid, tokens[0])["state"]
+    for cell in ("r1c5", "r1c1", "r5c5"):
+        for seen in (state, state - 1):
+            r = api.move(gid, None, f"report {cell}", seen)
+            assert r.status_code == 403, r.text
+            assert r.json()["error"]["code"] == "not_watchable"
+    assert api.get(gid, tokens[0])["state"] == state
+    assert api.get(gid, tokens[0])["view"]["cells"][4] is not None
+
+
+@pytest.mark.parametrize("cell", ["r1c1", "r9c9", "r5c5"])
+def test_a_refused_report_tells_nothing_of_the_piece(api: Api, cell: str) -> None:
+    """The refusal is the same for a first piece, a clean piece and an empty cell: it
+    names no colour."""
+    gid, _tokens = with_a_duplicate(api)
+    r = api.move(gid, None, f"report {cell}", api.get(gid)["state"])
+    assert r.status_code == 422, r.text
+    error = r.json()["error"]
+    assert error["code"] == "illegal_move"
+    assert error["message"] == (f"report {cell}: no piece there broke a rule when it was placed")

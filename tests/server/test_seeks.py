@@ -9,7 +9,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from sansu.server.base.ratelimit import RateLimits
-from sansu.server.lobby.seeks import SEEN_TIMEOUT
+from sansu.server.lobby.seeks import MAX_SEEKS_PER_ADDRESS, SEEN_TIMEOUT
 from tests.server.accounts_fixtures import fast_hashing_fixture  # noqa: F401
 from tests.server.conftest import Api, bearer, make_client
 from tests.server.test_seat_accounts import Browser
@@ -199,3 +199,17 @@ def test_seeks_count_against_the_limit_of_games_created(db_path: str) -> None:
         r = client.post("/api/lobby/seeks", json={"game": "uttt"})
         assert r.status_code == 429 and r.json()["error"]["code"] == "rate_limited"
         assert listed(client) == []
+
+
+def test_anonymous_seeks_are_capped_per_address(client: TestClient) -> None:
+    """One address cannot fill the lobby with anonymous seeks: past its share it is
+    refused, and everyone else can still post."""
+    for _ in range(MAX_SEEKS_PER_ADDRESS):
+        post(client)
+    refused = post(client, 409)["error"]
+    assert refused["code"] == "too_many_seeks"
+    assert f"at most {MAX_SEEKS_PER_ADDRESS}" in refused["message"]
+    assert len(listed(client)) == MAX_SEEKS_PER_ADDRESS
+    other = TestClient(client.app, client=("192.0.2.7", 40000))
+    post(other)
+    assert len(listed(client)) == MAX_SEEKS_PER_ADDRESS + 1

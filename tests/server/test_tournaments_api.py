@@ -11,10 +11,11 @@ import pytest
 import sqlalchemy as sa
 from fastapi.testclient import TestClient
 
+from sansu.server.accounts.identity import CSRF_HEADER
 from sansu.server.base.store import make_engine
 from tests.server.accounts_fixtures import fast_hashing_fixture  # noqa: F401
 from tests.server.conftest import FEW_BLANKS, bearer, make_client
-from tests.server.test_seat_accounts import Browser
+from tests.server.test_seat_accounts import PASSWORD, Browser
 
 TC = {"initial_seconds": 600, "increment_seconds": 0}
 
@@ -445,3 +446,25 @@ def test_a_player_gets_a_seat_token_for_their_own_game(
     assert r.status_code == 200
     wait_for(client, tid, lambda t: t["status"] == "finished")
     act(four["Alice"], tid, f"games/{gid}/token", expect=409)  # the game is over
+
+
+def test_a_bot_accounts_browser_session_is_refused_everywhere(
+    client: TestClient, fast_hashing: None
+) -> None:
+    """A bot plays tournaments through the bot API with its token: its browser session
+    may read, but neither creates, joins, pauses, withdraws, starts nor takes a seat."""
+    alice = people(client, "Alice")["Alice"]
+    tid = create(alice, format="round_robin")["id"]
+    robot = Browser(client)
+    r = robot.post("/api/account/signup", json={"name": "Robot", "password": PASSWORD, "bot": True})
+    assert r.status_code in (200, 201), r.text
+    robot.headers[CSRF_HEADER] = r.json()["csrf_token"]
+    r = robot.post(
+        "/api/tournaments", json={"game": "uttt", "format": "round_robin", "time_control": TC}
+    )
+    assert r.status_code == 403 and r.json()["error"]["code"] == "bot_account", r.text
+    for what in ("join", "pause", "withdraw", "start", "games/abcdef/token"):
+        r = robot.post(f"/api/tournaments/{tid}/{what}")
+        assert r.status_code == 403 and r.json()["error"]["code"] == "bot_account", (what, r.text)
+    assert look(client, tid)["players"] == 0
+    assert robot.get(f"/api/tournaments/{tid}").status_code == 200

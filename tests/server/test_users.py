@@ -8,6 +8,8 @@ import logging
 import pytest
 import sqlalchemy as sa
 from argon2 import PasswordHasher
+from hypothesis import given
+from hypothesis import strategies as st
 from sqlalchemy import Engine
 
 from sansu.server.accounts import sessions as user_sessions
@@ -80,7 +82,22 @@ def test_names_are_unique_case_insensitively_and_a_refusal_changes_nothing(engin
     assert dump(engine) == before
 
 
-@pytest.mark.parametrize("password", ["short", "x" * 1025, None, 12345678, "abc\ud800defgh"])
+@pytest.mark.parametrize(
+    "password",
+    [
+        "short",
+        "x" * 1025,
+        None,
+        12345678,
+        "abc\ud800defgh",
+        "\x00" * 10,
+        "good password\x00",
+        "tab\there and more",
+        "\x1b[31mred alert",
+        " " * 12,
+        " \t\n\r\u00a0\u2003\u3000\u0085 ",
+    ],
+)
 def test_bad_passwords_are_refused_without_echo(engine: Engine, password: object) -> None:
     before = dump(engine)
     with pytest.raises(UserError) as e:
@@ -89,6 +106,18 @@ def test_bad_passwords_are_refused_without_echo(engine: Engine, password: object
     if isinstance(password, str):
         assert password not in str(e.value)
     assert dump(engine) == before
+
+
+@given(st.text(alphabet=st.characters(categories=["Cc", "Zs", "Zl", "Zp"]), min_size=8))
+def test_no_password_of_only_blanks_or_controls(password: str) -> None:
+    with pytest.raises(UserError) as e:
+        users.check_password(password)
+    assert e.value.code == "bad_password"
+
+
+@pytest.mark.parametrize("password", ["correct horse", "  spaced  out  ", "ünïcödé密码🙂"])
+def test_passwords_with_spaces_and_any_script_are_fine(password: str) -> None:
+    assert users.check_password(password) == password
 
 
 def test_wrong_password_and_unknown_name_get_the_same_error(engine: Engine) -> None:

@@ -84,6 +84,14 @@ def register(sub: argparse._SubParsersAction) -> None:
         " as abandoned, apart from the games to watch (default: 10 minutes)",
     )
     parser.add_argument(
+        "--forwarded-allow-ips",
+        metavar="IPS",
+        default=None,
+        help="the proxies to trust, e.g. '127.0.0.1,::1' or '*': from them X-Forwarded-For"
+        " names the client and X-Forwarded-Proto the scheme (default: none; each client is"
+        " known by the address it connects from)",
+    )
+    parser.add_argument(
         "--log-level", default="info", choices=("critical", "error", "warning", "info", "debug")
     )
     parser.set_defaults(func=run)
@@ -147,6 +155,8 @@ def run(args: argparse.Namespace) -> int:
         port=args.port,
         log_level=args.log_level,
         access_log=False,
+        proxy_headers=bool(args.forwarded_allow_ips),
+        forwarded_allow_ips=args.forwarded_allow_ips or "",
         ws_max_size=64 * 1024,
         ws_per_message_deflate=False,  # compressing every move costs more CPU than it saves
         timeout_graceful_shutdown=5,

@@ -14,11 +14,13 @@ from sansu.server.accounts.identity import (
     Who,
     account,
     acting,
+    bot_refused,
     session_of,
     signed_session,
     socket_account,
 )
 from sansu.server.accounts.login_limits import LoginLimiter
+from sansu.server.accounts.lookalikes import skeleton
 from sansu.server.accounts.routes import CsrfHeader, router
 from sansu.server.accounts.users import User, UserError, find_user, get_user
 from sansu.server.accounts.users import users as users_table
@@ -35,11 +37,13 @@ __all__ = [
     "Who",
     "account",
     "acting",
+    "bot_refused",
     "find_user",
     "get_user",
     "router",
     "session_of",
     "signed_session",
+    "skeleton",
     "socket_account",
     "users_table",
 ]

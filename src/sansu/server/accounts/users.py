@@ -11,6 +11,7 @@ replaced at the next successful log-in.
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass
 
 from argon2 import PasswordHasher
@@ -20,6 +21,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Mapped, mapped_column
 
 from sansu.server.accounts.login_limits import LoginLimiter
+from sansu.server.accounts.lookalikes import skeleton
 from sansu.server.base import Base
 
 NAME_PATTERN = re.compile(r"[A-Za-z0-9_-]{2,20}")
@@ -51,6 +53,9 @@ class UserRow(Base):
     """The name as its owner wrote it."""
     name_key: Mapped[str] = mapped_column(String(20), unique=True)
     """The name in lower case: names are unique case-insensitively."""
+    name_skeleton: Mapped[str | None] = mapped_column(String(20), unique=True, nullable=True)
+    """What every lookalike of the name shares (:func:`~.lookalikes.skeleton`): no two
+    accounts have one (``None`` only for an old account whose older lookalike has it)."""
     password_hash: Mapped[str] = mapped_column(String(255))
     """The Argon2id hash in PHC form (parameters and salt included)."""
     created_at: Mapped[float] = mapped_column(Float)
@@ -103,6 +108,12 @@ def check_password(password: object) -> str:
         )
     if _usable(password) is None:
         raise UserError("bad_password", "a password must be valid Unicode text")
+    if any(unicodedata.category(c) == "Cc" for c in password):
+        raise UserError(
+            "bad_password", "a password holds no control characters (NUL, tab, escape, ...)"
+        )
+    if not password.strip():
+        raise UserError("bad_password", "a password is more than spaces")
     return password
 
 
@@ -126,14 +137,22 @@ def find_user(connection: Connection, name: str) -> User | None:
 def sign_up(
     connection: Connection, name: object, password: object, *, now: float, bot: bool = False
 ) -> User:
-    """A new account; ``UserError("name_taken")`` if the name is taken in any case."""
+    """A new account; ``UserError("name_taken")`` if the name is taken in any case, or
+    one that looks like it (the same skeleton)."""
     name = check_name(name)
     password = check_password(password)
-    if find_user(connection, name) is not None:
-        raise UserError("name_taken", "this user name is taken")
+    key, shape = name_key(name), skeleton(name)
+    taken = connection.execute(
+        select(users.c.name_key).where((users.c.name_key == key) | (users.c.name_skeleton == shape))
+    ).first()
+    if taken is not None:
+        if taken.name_key == key:
+            raise UserError("name_taken", "this user name is taken")
+        raise UserError("name_taken", "this user name looks like one that is taken")
     values = {
         "name": name,
-        "name_key": name_key(name),
+        "name_key": key,
+        "name_skeleton": shape,
         "password_hash": HASHER.hash(password),
         "created_at": now,
         "password_changed_at": now,

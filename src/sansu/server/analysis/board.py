@@ -163,6 +163,17 @@ class Analyses:
 
     def start(self, client: str, request: StepRequest, state: State) -> Session:
         """A new session for the position of ``request`` (``state``), thinking at once."""
+        self.check_room(client)
+        first, limit = self.budgets or default_budgets(request.game)
+        now = self.time()
+        session = Session(secrets.token_urlsafe(12), client, request, state, first, limit, now, now)
+        self.sessions[session.id] = session
+        session.task = self.background.spawn(self._think(session))
+        return session
+
+    def check_room(self, client: str) -> None:
+        """Refuses a new session of ``client`` over its limit or the server's: before
+        the position is set up, which may cost more than the refusal."""
         self._forget_old()
         if self.running(client) >= self.per_client:
             raise ApiError(
@@ -174,12 +185,6 @@ class Analyses:
             )
         if self.running() >= self.max_running:
             raise ApiError(503, "busy", "the server is analysing other positions; try again soon")
-        first, limit = self.budgets or default_budgets(request.game)
-        now = self.time()
-        session = Session(secrets.token_urlsafe(12), client, request, state, first, limit, now, now)
-        self.sessions[session.id] = session
-        session.task = self.background.spawn(self._think(session))
-        return session
 
     def get(self, sid: str) -> Session:
         session = self.sessions.get(sid)

@@ -158,6 +158,7 @@ async def start_analysis(
     caller: TokenOrSession,
 ) -> dict[str, Any]:
     """Sets up a position and starts thinking about it; poll ``GET /api/analysis/{id}``."""
+    analyses.check_room(client_of(request.scope))  # before the costly setting up
     base: list[str] = []
     source: dict[str, Any] = {"game_id": None, "ply": None}
     who = await caller.acting(write=False)  # a player by the cookie alone is a player

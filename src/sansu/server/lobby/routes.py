@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 from typing import Annotated, Any
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Request
 from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy import Connection, select
 
@@ -27,6 +27,7 @@ from sansu.server.base import (
     GameId,
     GameName,
     TimeControl,
+    client_of,
     part,
     refusals,
 )
@@ -131,13 +132,18 @@ async def list_seeks(seeks: OpenSeeks) -> dict[str, Any]:
 
 
 @router.post("/lobby/seeks", status_code=201, tags=["lobby"], responses=refusals(403, 409, 503))
-async def post_seek(body: PostSeek, seeks: OpenSeeks, caller: SessionOnly) -> dict[str, Any]:
+async def post_seek(
+    body: PostSeek, seeks: OpenSeeks, caller: SessionOnly, request: Request
+) -> dict[str, Any]:
     """Posts a seek. The ticket in the answer is shown only this once: look at the
     seek with it (``GET /api/lobby/seeks/{id}``) every few seconds to keep it open."""
     user = await caller.account(write=True)
     tc = check_time_control(None if body.time_control is None else body.time_control.model_dump())
     game, players = await asyncio.to_thread(_checked_game, body.game, dict(body.options))
-    seek, ticket = seeks.post(game, body.options, tc, body.casual, players, user, body.name)
+    address = client_of(request.scope)
+    seek, ticket = seeks.post(
+        game, body.options, tc, body.casual, players, user, body.name, address
+    )
     return {"seek": _seek_view(seek, seek.poster), "ticket": ticket}
 
 

@@ -38,6 +38,9 @@ KEEP_STARTED = 120.0
 """Seconds a started seek keeps its participants' seats for them to collect."""
 MAX_SEEKS = 500
 MAX_SEEKS_PER_ACCOUNT = 3
+MAX_SEEKS_PER_ADDRESS = 5
+"""Open seeks of anonymous posters from one address (a household or a school may share
+one), so that no one address fills the lobby."""
 
 
 @dataclass
@@ -50,6 +53,8 @@ class Ticket:
     seen_at: float
     seat: dict[str, Any] | None = None
     """Once the game started: ``{"id", "token", "seats"}``, for this ticket's holder only."""
+    address: str | None = None
+    """The client's address (an anonymous poster's seeks are counted by it)."""
 
     @property
     def person(self) -> str:
@@ -180,25 +185,19 @@ class Seeks:
         players: int,
         user: User | None,
         name: str | None,
+        address: str | None = None,
     ) -> tuple[Seek, str]:
-        """A new seek and its poster's ticket (shown only this once)."""
+        """A new seek and its poster's ticket (shown only this once). ``address``: the
+        client's, by which an anonymous poster's open seeks are counted."""
         self.prune()
         if not casual and user is None:
             raise sign_in_required()
+        self._check_share(user, address)
         if len(self.seeks) >= MAX_SEEKS:
             raise ApiError(503, "lobby_full", "the lobby is full: try again in a moment")
-        if user is not None:
-            mine = [
-                s
-                for s in self.seeks.values()
-                if s.game_id is None and s.poster.person == f"user:{user.id}"
-            ]
-            if len(mine) >= MAX_SEEKS_PER_ACCOUNT:
-                raise ApiError(
-                    409, "too_many_seeks", f"at most {MAX_SEEKS_PER_ACCOUNT} open seeks each"
-                )
         now = self.time()
         token, ticket = new_ticket(user, name, now)
+        ticket.address = address
         seek = Seek(
             new_id(),
             game,
@@ -211,6 +210,24 @@ class Seeks:
         )
         self.seeks[seek.id] = seek
         return seek, token
+
+    def _check_share(self, user: User | None, address: str | None) -> None:
+        """Refuses a poster over their share of open seeks: an account's, or for an
+        anonymous poster their address's."""
+        open_posters = [s.poster for s in self.seeks.values() if s.game_id is None]
+        if user is not None:
+            mine = sum(p.user is not None and p.user.id == user.id for p in open_posters)
+            cap, whose = MAX_SEEKS_PER_ACCOUNT, "each"
+        else:
+            mine = sum(p.user is None and p.address == address for p in open_posters)
+            cap, whose = MAX_SEEKS_PER_ADDRESS, "from one address without an account"
+        if mine >= cap:
+            raise ApiError(
+                409,
+                "too_many_seeks",
+                f"at most {cap} open seeks {whose}: withdraw one first",
+                limit=cap,
+            )
 
     def get(self, seek_id: str) -> Seek:
         self.prune()

@@ -77,7 +77,8 @@ class Archive:
         recent = (g.c.updated_at >= cutoff) | g.c.id.in_(seen)
 
         def read(c: Connection) -> tuple[int, list[dict[str, Any]]]:
-            where: list[Any] = [g.c.private.is_(False)]  # private games are never listed
+            # private games, and games whose creator turned watching off, are never listed
+            where: list[Any] = [g.c.private.is_(False), g.c.watchable.is_(True)]
             if status == "archive":
                 where.append(g.c.status.in_(("finished", "imported")))
             elif status == "active":

@@ -16,10 +16,14 @@ import time
 from collections.abc import Callable, Iterable
 from typing import Any, Protocol
 
+from sansu.server.base import ApiError
 from sansu.server.play.live import Event, LiveGame, dumps
 
 log = logging.getLogger("sansu.server")
 
+MAX_SOCKETS_PER_CLIENT = 200
+"""Sockets one client address may hold open at once on this server (a household or a
+school may share one address; one person's tabs come nowhere near)."""
 MAX_QUEUE = 1000
 """Messages a connection may have waiting before it is dropped as too slow."""
 
@@ -100,6 +104,30 @@ class Hub:
         self.elsewhere: Elsewhere | None = None
         """On a node of a cluster: who is connected to each game on the other nodes
         (:mod:`~sansu.server.cluster.presence`)."""
+        self.per_client: dict[str, int] = {}
+        """Open sockets by client address (see :meth:`admit`)."""
+        self.max_per_client = MAX_SOCKETS_PER_CLIENT
+
+    def admit(self, client: str) -> None:
+        """Counts one more open socket of ``client``; refuses it past the cap
+        (``429 too_many_sockets``), so that one address cannot hold every socket. Each
+        admitted socket is :meth:`release` d once, when it ends."""
+        held = self.per_client.get(client, 0)
+        if held >= self.max_per_client:
+            raise ApiError(
+                429,
+                "too_many_sockets",
+                f"at most {self.max_per_client} open sockets from one address: close some first",
+                limit=self.max_per_client,
+            )
+        self.per_client[client] = held + 1
+
+    def release(self, client: str) -> None:
+        held = self.per_client.get(client, 0) - 1
+        if held > 0:
+            self.per_client[client] = held
+        else:
+            self.per_client.pop(client, None)
 
     def count(self) -> int:
         return sum(len(c) for c in self.connections.values())

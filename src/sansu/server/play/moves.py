@@ -28,6 +28,7 @@ from sansu.server.base import ApiError, game_over, stale
 from sansu.server.base import moves as moves_table
 from sansu.server.play.clocks import engine_clock
 from sansu.server.play.live import Change, LiveGame
+from sansu.server.play.privacy import check_watch
 from sansu.server.play.rated import abortable
 from sansu.server.play.rounds import Rounds
 from sansu.server.play.timekeeper import Timekeeper
@@ -99,11 +100,20 @@ class Play:
         return move.split()[0].lower() in words
 
     async def _open_move(self, live: LiveGame, who: Who, move: str, seen: int | None) -> LiveGame:
-        """Plays an open move for a seat's holder or, without a token, a spectator."""
+        """Plays an open move for a seat's holder or, without a token, a spectator: one
+        who may watch the game (else the refusals would tell its board). A refused open
+        move names the cell only, never its piece (see :func:`_open_refusal`)."""
         async with live.lock:
             reporter = min(live.holder(who)) if who else None
+            check_watch(live, live.seats_of(who))
             await self._ready_for_move(live, seen)
-            new_state = self._judge(live.state, move)
+            try:
+                new_state = self._judge(live.state, move)
+            except ApiError as error:
+                reads_board = getattr(live.state.game, "honour", False)  # else refused unread
+                if error.code != "illegal_move" or not reads_board:
+                    raise
+                raise _open_refusal(move) from None
             by = "spectator" if reporter is None else "player"
             await self.rounds.commit_move(live, new_state, reporter, by=by, turn=False)
             return live
@@ -285,3 +295,13 @@ class Play:
             }
             await self.rounds.commit(change, row=row)
             return live
+
+
+def _open_refusal(move: str) -> ApiError:
+    """The one refusal of an open move, whatever the cell holds: the engine's own reasons
+    (the cell is empty, its colour broke no rule, it came first) would each tell what is
+    on the cell."""
+    text = " ".join(move.split()).lower()
+    return ApiError(
+        422, "illegal_move", f"{text}: no piece there broke a rule when it was placed", move=text
+    )

@@ -76,6 +76,32 @@ async def socket(
 
     offered = websocket.scope.get("subprotocols") or ()
     await websocket.accept(subprotocol=PROTOCOL if PROTOCOL in offered else None)
+    client = client_of(websocket.scope)
+    try:
+        service.hub.admit(client)
+    except ApiError as error:
+        await refuse(websocket, error)
+        return
+    try:
+        await _serve(websocket, game_id, service, check_limit, since)
+    finally:
+        service.hub.release(client)
+
+
+async def refuse(websocket: WebSocket, error: ApiError) -> None:
+    """Sends ``error`` and closes the socket with code 4000 + its HTTP status."""
+    await websocket.send_text(dumps({"type": "error", **error.to_dict()["error"]}))
+    await websocket.close(code=4000 + error.status)
+
+
+async def _serve(
+    websocket: WebSocket,
+    game_id: str,
+    service: GameService,
+    check_limit: CheckLimit,
+    since: int | None,
+) -> None:
+    """An admitted socket, from its hello to its end."""
     token = socket_token(websocket)
     try:
         await check_limit(websocket)
@@ -85,8 +111,7 @@ async def socket(
         held = live.holder(who) if token else live.seats_of(who)
         check_watch(live, held)
     except ApiError as error:
-        await websocket.send_text(dumps({"type": "error", **error.to_dict()["error"]}))
-        await websocket.close(code=4000 + error.status)
+        await refuse(websocket, error)
         return
     connection = Connection(websocket, live.id, held)
     missed = (

@@ -15,7 +15,7 @@ from typing import Annotated, Any, Literal
 from fastapi import APIRouter, Body, Path, Query
 from pydantic import BaseModel, ConfigDict, Field
 
-from sansu.server.accounts import Caller, SessionOnly, User
+from sansu.server.accounts import Caller, SessionOnly, User, bot_refused
 from sansu.server.base import GameChoice, TimeControl, part, refusals
 from sansu.server.tournaments.tournaments import Tournaments
 
@@ -43,8 +43,12 @@ class Pause(BaseModel):
 
 
 async def player(caller: Caller) -> User:
-    """The signed-in user of a write (refused without a session or its CSRF header)."""
-    return (await caller.session())[1]
+    """The signed-in person of a write (refused without a session or its CSRF header,
+    and for a bot account: bots play tournaments through the bot API, with their token)."""
+    user = (await caller.session())[1]
+    if user.bot:
+        raise bot_refused()
+    return user
 
 
 router = APIRouter(prefix="/api/tournaments", tags=["tournaments"])
