@@ -123,7 +123,7 @@ def pick(moves: list[str], rng: random.Random) -> str:
     return rng.choice(playable)
 
 
-NO_LIMITS = RateLimits(requests=None, creates=None, accounts=None)
+NO_LIMITS = RateLimits(requests=None, creates=None, accounts=None, imports=None)
 
 
 def make_client(db: str, **kwargs: Any) -> TestClient:

@@ -540,16 +540,18 @@ def test_rate_limits_count_once_across_nodes(tmp_path: Path) -> None:
 
         assert asyncio.run(hits()) == (10, 20)
         logins = [
-            LoginLimiter(per_name="3/minute", storage=login_storage(redis.url)) for _ in range(2)
+            LoginLimiter(per_pair="3/minute", storage=login_storage(redis.url)) for _ in range(2)
         ]
-        for i in range(3):  # failed log-ins into one name, on either node
-            assert logins[i % 2].allowed("dora", "203.0.113.9")
-            logins[i % 2].failed("dora", "203.0.113.9")
-        assert not logins[0].allowed("dora", "203.0.113.9")
-        assert not logins[1].allowed("dora", "203.0.113.9")
+        for i in range(3):  # failed log-ins into one account, on either node
+            assert logins[i % 2].attempt("dora", "203.0.113.9").allowed
+        assert not logins[0].attempt("dora", "203.0.113.9").allowed
+        assert not logins[1].attempt("dora", "203.0.113.9").allowed
+        assert logins[1].retry_after("dora", "203.0.113.9") >= 1
+        owner = logins[0].attempt("dora", "198.51.100.4")  # the owner elsewhere: let through
+        assert owner.allowed
+        logins[1].succeeded(owner)
         redis.kill()
-        assert logins[0].allowed("dora", "203.0.113.9")  # Redis away: not held back
-        logins[0].failed("dora", "203.0.113.9")
+        assert logins[0].attempt("dora", "203.0.113.9").allowed  # Redis away: not held back
 
         async def without_redis() -> None:
             limits = RateLimits(requests="1/minute", creates=None, accounts=None)

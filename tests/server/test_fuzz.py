@@ -38,7 +38,7 @@ APP = create_app(
     str(DB),
     computer_workers=0,
     computer_time_ms=10,
-    rate_limits=RateLimits(requests=None, creates=None, accounts=None),
+    rate_limits=RateLimits(requests=None, creates=None, accounts=None, imports=None),
 )
 REFUSALS = [
     *SchemathesisConfig().projects.default.checks.negative_data_rejection.expected_statuses,

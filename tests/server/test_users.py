@@ -132,11 +132,11 @@ def test_wrong_password_and_unknown_name_get_the_same_error(engine: Engine) -> N
     assert set(errors) == {("bad_credentials", "wrong user name or password")}
 
 
-def test_the_limiter_holds_a_name_back_after_failures_even_with_the_right_password(
+def test_the_limiter_holds_an_account_back_after_failures_from_many_addresses(
     engine: Engine,
 ) -> None:
     sign_up(engine, "Alice", PASSWORD)
-    limiter = LoginLimiter(per_name="3/hour", per_client="100/hour")
+    limiter = LoginLimiter(per_account="3/hour")
     for i in range(3):
         with pytest.raises(UserError):
             login(engine, "alice", "wrong password", limiter, client=f"c{i}")
@@ -150,7 +150,7 @@ def test_the_limiter_holds_a_name_back_after_failures_even_with_the_right_passwo
 
 def test_the_limiter_holds_a_client_back_across_names(engine: Engine) -> None:
     sign_up(engine, "Alice", PASSWORD)
-    limiter = LoginLimiter(per_name="100/hour", per_client="4/hour")
+    limiter = LoginLimiter(per_client="4/hour")
     for name in ("n1", "n2", "n3", "n4"):
         with pytest.raises(UserError):
             login(engine, name, "guess guess", limiter, client="sprayer")
@@ -160,9 +160,9 @@ def test_the_limiter_holds_a_client_back_across_names(engine: Engine) -> None:
     assert login(engine, "Alice", PASSWORD, limiter, client="someone else").name == "Alice"
 
 
-def test_a_success_clears_the_name_count(engine: Engine) -> None:
+def test_a_success_clears_the_count_of_its_account_and_address(engine: Engine) -> None:
     sign_up(engine, "Alice", PASSWORD)
-    limiter = LoginLimiter(per_name="3/hour", per_client="100/hour")
+    limiter = LoginLimiter(per_pair="3/hour")
     for _ in range(3):
         for _ in range(2):
             with pytest.raises(UserError):

@@ -1,10 +1,23 @@
-"""Brute-force defence for log-ins: failed attempts are counted per name and per client.
+"""Brute-force defence for log-ins: failed attempts are counted per (account, address),
+per account from every address, and per address over every account.
 
-Counting uses the ``limits`` library's moving window, so a name or a client
-that failed too often in the window is held back until old failures age out;
-a success clears the name's count (not the client's, so one client cannot
-reset its budget by logging in to its own account between guesses). On a
-cluster the counts are in Redis; while it is away nothing is counted.
+An attempt is counted *before* its password is checked, in one atomic step per
+count (``limits``' fixed-window ``hit``, which adds and compares at once, in
+memory and in Redis), so concurrent guesses get no more checks than the limit;
+an attempt refused by one count is taken back from the counts it already
+added, so a refusal costs nobody anything. A right password takes its attempt
+back from the account's and the address's counts and clears the (account,
+address) count: the owner's address starts afresh, while one client still
+cannot reset its budget over other accounts by logging in to its own.
+
+Each count has several windows (``"5/5minutes;10/hour;20/day"``): past the
+first the wait is minutes, past the next an hour, then a day, so repeated
+failures wait longer and longer (backoff). The (account, address) count is
+the tight one, which holds a guesser back without holding the owner back on
+another address; the account's own count is looser, a ceiling on guesses
+spread over many addresses; the address's count stops one address from
+spraying many accounts. On a cluster the counts are in Redis; while it is
+away nothing is counted (the hashing still slows guesses).
 """
 
 from __future__ import annotations
@@ -12,70 +25,107 @@ from __future__ import annotations
 import logging
 import math
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
+from dataclasses import dataclass, field
 
-from limits import RateLimitItem, parse
+from limits import RateLimitItem, parse_many
 from limits.errors import StorageError
 from limits.storage import MemoryStorage, Storage
-from limits.strategies import MovingWindowRateLimiter
+from limits.strategies import FixedWindowRateLimiter
 
 log = logging.getLogger("sansu.server")
 
-PER_NAME = "5/5minutes"
-"""Failed log-ins into one name before it is held back: slows a guesser to a crawl."""
-PER_CLIENT = "20/5minutes"
-"""Failed log-ins from one client (any names): stops one address spraying many names."""
+PER_PAIR = "5/5minutes;10/hour;20/day"
+"""Failed log-ins into one account from one address: the guesser's own budget."""
+PER_ACCOUNT = "25/5minutes;100/hour;300/day"
+"""Failed log-ins into one account from all addresses: each window is beyond what one
+address may do alone (it needs 5, 10, then 15 addresses), yet bounds a spread guesser."""
+PER_CLIENT = "20/5minutes;60/hour;200/day"
+"""Failed log-ins from one address into any accounts: stops one address spraying names."""
+
+Count = tuple[RateLimitItem, str, str]
+"""One window of one count: the limit, its namespace and its key."""
+
+
+@dataclass(frozen=True)
+class Attempt:
+    """A log-in attempt: ``allowed`` (then counted as failed until
+    :meth:`LoginLimiter.succeeded`), or refused for ``retry_after`` seconds."""
+
+    name_key: str
+    client: str
+    allowed: bool
+    retry_after: int = 0
+    counted: tuple[Count, ...] = field(default=(), repr=False)
 
 
 class LoginLimiter:
-    """Counts failed log-ins; ``allowed`` says whether another attempt may be checked."""
+    """Counts log-in attempts; :meth:`attempt` lets one through or refuses it."""
 
     def __init__(
         self,
         *,
-        per_name: str = PER_NAME,
+        per_pair: str = PER_PAIR,
+        per_account: str = PER_ACCOUNT,
         per_client: str = PER_CLIENT,
         storage: Storage | None = None,
     ) -> None:
-        self._per_name: RateLimitItem = parse(per_name)
-        self._per_client: RateLimitItem = parse(per_client)
-        self._limiter = MovingWindowRateLimiter(storage or MemoryStorage())
+        self._per_pair = parse_many(per_pair)
+        self._per_account = parse_many(per_account)
+        self._per_client = parse_many(per_client)
+        self._limiter = FixedWindowRateLimiter(storage or MemoryStorage())
 
-    def allowed(self, name_key: str, client: str) -> bool:
+    def _counts(self, name_key: str, client: str) -> list[Count]:
+        pair = f"{name_key}\x00{client}"
+        return [
+            *((item, "login-pair", pair) for item in self._per_pair),
+            *((item, "login-client", client) for item in self._per_client),
+            *((item, "login-account", name_key) for item in self._per_account),
+        ]
+
+    def attempt(self, name_key: str, client: str) -> Attempt:
+        """Counts one attempt into ``name_key`` from ``client`` (as failed, until it
+        succeeds) or, if a count is full, counts nothing and says how long to wait."""
+        counted: list[Count] = []
         try:
-            return self._limiter.test(
-                self._per_name, "login-name", name_key
-            ) and self._limiter.test(self._per_client, "login-client", client)
+            for count in self._counts(name_key, client):
+                counted.append(count)
+                if not self._limiter.hit(*count):
+                    self._take_back(counted)
+                    return Attempt(name_key, client, False, self.retry_after(name_key, client))
         except StorageError as error:  # a cluster's Redis away: the hashing still slows guesses
-            log.warning("log-in limits cannot be read: %s", error)
-            return True
+            log.warning("log-in limits cannot be counted: %s", error)
+            return Attempt(name_key, client, True)
+        return Attempt(name_key, client, True, counted=tuple(counted))
 
-    def failed(self, name_key: str, client: str) -> None:
-        with self._unless_away():
-            self._limiter.hit(self._per_name, "login-name", name_key)
-            self._limiter.hit(self._per_client, "login-client", client)
-
-    def succeeded(self, name_key: str, client: str) -> None:
-        with self._unless_away():
-            self._limiter.clear(self._per_name, "login-name", name_key)
-
-    @staticmethod
-    @contextmanager
-    def _unless_away() -> Iterator[None]:
+    def succeeded(self, attempt: Attempt) -> None:
+        """A right password: the attempt leaves the account's and the address's counts,
+        and the (account, address) count starts afresh."""
         try:
-            yield
+            self._take_back([c for c in attempt.counted if c[1] != "login-pair"])
+            for item, space, key in attempt.counted:
+                if space == "login-pair":
+                    self._limiter.clear(item, space, key)
         except StorageError as error:
             log.warning("log-in limits cannot be counted: %s", error)
 
+    def _take_back(self, counted: list[Count]) -> None:
+        # A fixed window is a counter: adding -1 takes one attempt back (``incr`` in
+        # memory and Redis's INCRBY alike).
+        for item, space, key in counted:
+            self._limiter.storage.incr(item.key_for(space, key), item.get_expiry(), amount=-1)
+
+    def _wait(self, count: Count) -> int:
+        reset = self._limiter.get_window_stats(*count).reset_time
+        return max(1, math.ceil(reset - time.time()))
+
     def retry_after(self, name_key: str, client: str) -> int:
-        """Seconds until a held-back name or client may try again (at least 1)."""
-        waits = [1.0]
-        for item, space, key in (
-            (self._per_name, "login-name", name_key),
-            (self._per_client, "login-client", client),
-        ):
-            stats = self._limiter.get_window_stats(item, space, key)
-            if stats.remaining <= 0:
-                waits.append(stats.reset_time - time.time())
-        return max(1, math.ceil(max(waits)))
+        """Seconds until a held-back attempt into ``name_key`` from ``client`` may be
+        made (at least 1): until every full window has passed."""
+        waits = [1]
+        try:
+            for count in self._counts(name_key, client):
+                if self._limiter.get_window_stats(*count).remaining <= 0:
+                    waits.append(self._wait(count))
+        except StorageError as error:
+            log.warning("log-in limits cannot be read: %s", error)
+        return max(waits)

@@ -196,8 +196,9 @@ async def log_in(
     body: Credentials, request: Request, response: Response, store: Store, limiter: LoginLimits
 ) -> Any:
     """Signs in (sets the session cookie). An unknown name and a wrong password get
-    the same answer; after 5 failures for a name (20 from one address) in 5 minutes,
-    log-ins are refused 429 ``too_many_attempts`` for a while."""
+    the same answer; after 5 failures into an account from one address in 5 minutes
+    (and longer ceilings: docs/server.md), log-ins are refused 429
+    ``too_many_attempts`` for a while."""
     _private(response)
     client = client_of(request.scope)
 
@@ -241,12 +242,16 @@ async def change_password(
 ) -> Any:
     """Changes the password (needs the current one and the CSRF header); every other
     session of the account ends, this one stays. Wrong current passwords count
-    against the log-in limit of the account's name."""
+    against the log-in limits of the account and this address."""
     _private(response)
     token, user = await caller.session(csrf or "")
     client = client_of(request.scope)
-    key = users.name_key(user.name)
-    if not limiter.allowed(key, client):
+    try:
+        users.check_password(body.new_password)  # before the attempt is counted
+    except UserError as error:
+        raise _refusal(error) from None
+    attempt = limiter.attempt(users.name_key(user.name), client)
+    if not attempt.allowed:
         held = UserError("too_many_attempts", "too many failed log-ins: wait and try again")
         return _refused(_too_many(held, user.name, client, limiter))
 
@@ -257,8 +262,8 @@ async def change_password(
     try:
         ended = await _write(store, job)
     except UserError as error:
-        if error.code == "bad_credentials":
-            limiter.failed(key, client)
+        if error.code == "bad_credentials":  # stays counted as a failed log-in
             raise _refusal(error, status=403) from None
         raise _refusal(error) from None
+    limiter.succeeded(attempt)
     return {"ok": True, "sessions_ended": ended}

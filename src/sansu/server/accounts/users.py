@@ -199,19 +199,19 @@ def authenticate(
     limiter: LoginLimiter,
 ) -> User:
     """The account whose password this is; one error for an unknown name or a wrong
-    password, and ``UserError("too_many_attempts")`` while the limiter holds the name
-    or the client back (then the password is not even checked)."""
+    password, and ``UserError("too_many_attempts")`` while the limiter holds this
+    attempt back (then the password is not even checked)."""
     key = name_key(name) if isinstance(name, str) and NAME_PATTERN.fullmatch(name) else ""
-    if not limiter.allowed(key, client):
+    attempt = limiter.attempt(key, client)
+    if not attempt.allowed:
         raise UserError("too_many_attempts", "too many failed log-ins: wait and try again")
     row = None
     if key:
         row = connection.execute(select(users).where(users.c.name_key == key)).first()
     text = _usable(password)
     if not _verify(row.password_hash if row else None, text) or row is None or text is None:
-        limiter.failed(key, client)
-        raise UserError("bad_credentials", "wrong user name or password")
-    limiter.succeeded(key, client)
+        raise UserError("bad_credentials", "wrong user name or password")  # stays counted
+    limiter.succeeded(attempt)
     if HASHER.check_needs_rehash(row.password_hash):
         connection.execute(
             update(users).where(users.c.id == row.id).values(password_hash=HASHER.hash(text))

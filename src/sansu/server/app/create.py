@@ -42,8 +42,11 @@ log = logging.getLogger("sansu.server")
 
 STATIC = Path(__file__).resolve().parents[2] / "web" / "static"
 MAX_BODY = 64 * 1024
-MAX_RECORD_BODY = 4 * 1024 * 1024
-"""Bodies are small, except imported records of long games."""
+"""Bodies are small."""
+MAX_RECORD_BODY = 64 * 1024
+"""A record's body: the archive's caps (1000 moves of at most 32 characters, 8 KiB of
+everything else) fit in about 44 KiB even indented; the longest real games (Challenge
+with 5 players, about 330 moves) export to about 5 KiB."""
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]

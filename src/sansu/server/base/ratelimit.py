@@ -49,6 +49,11 @@ CREATE_PATHS = (
 ACCOUNTS = "20/minute;200/day"
 """Default: sign-ups and log-ins (each attempt, right or wrong), per client."""
 ACCOUNT_PATHS = ("/api/account/signup", "/api/account/login")
+IMPORTS = "100/day"
+"""Default: records imported (``POST /api/records``, stored or refused), per client; over
+it, ``429 too_many_imports``. Each record is bounded (the archive's caps), so a client
+adds at most a few MiB a day to the database."""
+IMPORT_PATH = "/api/records"
 
 
 @dataclass(frozen=True)
@@ -58,6 +63,7 @@ class RateLimits:
     requests: str | None = REQUESTS
     creates: str | None = CREATES
     accounts: str | None = ACCOUNTS
+    imports: str | None = IMPORTS
 
 
 def _items(spec: str | None) -> list[RateLimitItem]:
@@ -92,12 +98,16 @@ class Limiter:
         self.requests = _items(limits.requests)
         self.creates = _items(limits.creates)
         self.accounts = _items(limits.accounts)
+        self.imports = _items(limits.imports)
         self._limiter = FixedWindowRateLimiter(storage or MemoryStorage())
         self.refused = 0
 
-    async def hit(self, client: str, *, create: bool = False, account: bool = False) -> None:
+    async def hit(
+        self, client: str, *, create: bool = False, account: bool = False, imports: bool = False
+    ) -> None:
         """Counts one request of ``client``; raises ``ApiError(429)`` when over a limit.
-        ``account``: a sign-up or log-in, which also counts against ``accounts``."""
+        ``account``: a sign-up or log-in, which also counts against ``accounts``;
+        ``imports``: a record imported, which also counts against ``imports``."""
         items = [("requests", i) for i in self.requests]
         if create:
             items += [("creates", i) for i in self.creates]
@@ -105,6 +115,9 @@ class Limiter:
             items += [("account requests", i) for i in self.accounts]
         try:
             await count(self._limiter, items, client, "this address")
+            if imports:
+                imported = [("record imports", i) for i in self.imports]
+                await count(self._limiter, imported, client, "this address", "too_many_imports")
         except ApiError:
             self.refused += 1
             raise
@@ -115,9 +128,10 @@ async def count(
     items: Iterable[tuple[str, RateLimitItem]],
     key: str,
     whose: str,
+    code: str = "rate_limited",
 ) -> None:
     """Counts one of each ``(kind, limit)`` for ``key``; the first limit passed is refused
-    ``429 rate_limited`` with the seconds to wait (``whose``: who is told, e.g. "this
+    429 ``code`` with the seconds to wait (``whose``: who is told, e.g. "this
     address")."""
     for kind, item in items:
         try:
@@ -130,7 +144,7 @@ async def count(
         wait = max(1, math.ceil(reset - time.time()))
         raise ApiError(
             429,
-            "rate_limited",
+            code,
             f"too many {kind} from {whose} (limit {item}); try again in {wait} s",
             retry_after=wait,
         )
@@ -156,8 +170,11 @@ class RateLimit:
         post = scope.get("method") == "POST"
         create = post and (path in CREATE_PATHS or path.endswith(("/join", "/review", "/accept")))
         account = post and path in ACCOUNT_PATHS
+        imports = post and path == IMPORT_PATH
         try:
-            await self.limiter.hit(client_of(scope), create=create, account=account)
+            await self.limiter.hit(
+                client_of(scope), create=create, account=account, imports=imports
+            )
         except ApiError as error:
             retry = str(error.detail["retry_after"]).encode()
             await send_error(send, error, [(b"retry-after", retry)])

@@ -6,9 +6,11 @@ stays whole, loaded by its link and resumed by its players' next move.
 
 A record (``sansu.GameRecord``) is checked by replaying every move before it
 is stored; an export carries who played and how the game ended. A game that
-keeps information from its players is exported only once it is over, and a
-record whose moves belong to a game in play is imported on the analysis
-board's terms (:func:`~sansu.server.play.in_play.refuse_help`).
+keeps information from its players is exported only once it is over. An
+imported record is bounded (:func:`check_size`) before anything else is done
+with it, so imports cannot fill memory or the database, and a record whose
+moves belong to a game in play is imported on the analysis board's terms
+(:func:`~sansu.server.play.in_play.refuse_help`).
 """
 
 from __future__ import annotations
@@ -33,11 +35,25 @@ from sansu.server.play.live import (
     LiveGame,
     PlayedMove,
     Seat,
+    dumps,
     hides_information,
     is_text,
     new_id,
 )
 from sansu.server.play.rounds import Rounds
+
+MAX_RECORD_MOVES = 1000
+"""Moves of an imported record: the longest real games (Challenge with 5 players) have
+about 330, the others at most 144 (Thirty-five on 12 × 12)."""
+MAX_MOVE_TEXT = 32
+"""Characters of one move (real moves have at most 6)."""
+MAX_RECORD_TEXT = 256
+"""Characters of any other string of a record, names and keys included."""
+MAX_RECORD_REST = 8 * 1024
+"""Bytes of a record's JSON without its moves (game, options, metadata): a real
+export's metadata (players, date, result) is a few hundred."""
+MAX_RECORD_DEPTH = 6
+"""Nesting of lists and objects, the record itself included (a player's entry is at 4)."""
 
 ABANDON_AFTER = 600.0
 """Seconds after which a game in play is abandoned: nothing happened in it (no
@@ -182,6 +198,7 @@ class Archive:
         its moves written as the engine writes them; a copy of a game in play (or the start
         of one, or one going on from it) is refused (409) to ``who`` if the analysis board
         would refuse it."""
+        check_size(data)
         if not is_text(data):
             raise ApiError(
                 422, "bad_record", "the record holds a lone surrogate (not Unicode text)"
@@ -263,3 +280,42 @@ class Archive:
             "seat": live.moves[ply - 1].seat if ply else None,
             "view": state.view(None),
         }
+
+
+def _too_large(message: str) -> ApiError:
+    return ApiError(422, "record_too_large", message)
+
+
+def check_size(data: Any) -> None:
+    """Refuses (``422 record_too_large``) a record over a cap: more than
+    :data:`MAX_RECORD_MOVES` moves or a move over :data:`MAX_MOVE_TEXT` characters, any
+    other string over :data:`MAX_RECORD_TEXT`, nesting deeper than
+    :data:`MAX_RECORD_DEPTH`, or more than :data:`MAX_RECORD_REST` bytes besides the
+    moves. Anything not shaped like a record is left to the record's own checks."""
+    if not isinstance(data, dict):
+        return
+    moves = data.get("moves")
+    if isinstance(moves, list):
+        if len(moves) > MAX_RECORD_MOVES:
+            raise _too_large(f"a record holds at most {MAX_RECORD_MOVES} moves")
+        if any(isinstance(m, str) and len(m) > MAX_MOVE_TEXT for m in moves):
+            raise _too_large(f"a move is at most {MAX_MOVE_TEXT} characters")
+    rest = {k: v for k, v in data.items() if k != "moves"}
+    stack: list[tuple[Any, int]] = [(rest, 1)]
+    while stack:  # iterative: a deep record must not exhaust the stack
+        value, depth = stack.pop()
+        if isinstance(value, str) and len(value) > MAX_RECORD_TEXT:
+            raise _too_large(f"a string of a record is at most {MAX_RECORD_TEXT} characters")
+        if isinstance(value, (dict, list)):
+            if depth > MAX_RECORD_DEPTH:
+                raise _too_large(f"a record nests at most {MAX_RECORD_DEPTH} levels")
+            items = [*value.keys(), *value.values()] if isinstance(value, dict) else value
+            stack.extend((item, depth + 1) for item in items)
+    try:
+        size = len(dumps(rest).encode("utf-8", "surrogatepass"))
+    except (TypeError, ValueError):
+        return  # not JSON-shaped: left to the record's own checks
+    if size > MAX_RECORD_REST:
+        raise _too_large(
+            f"a record's game, options and metadata are at most {MAX_RECORD_REST} bytes of JSON"
+        )
