@@ -58,7 +58,7 @@ def test_a_spectator_reports_a_duplicate(browser: Any, server_url: str, screensh
         pc.click("[data-action=report]")
         c.cell("r9c9").click()
         pc.wait_for_function(
-            "() => /breaks no rule/"
+            "() => /no piece there broke a rule/"
             ".test(document.querySelector('[data-testid=explain]').textContent)"
         )
         assert api_get(server_url, f"/api/games/{gid}")["state"] == game["state"]
