@@ -241,7 +241,7 @@ def main(argv: list[str] | None = None) -> None:
                 [sys.executable, "-m", "sansu", "serve", "--port", str(port),
                  "--db", str(Path(tmp) / "arena.db"), "--log-level", "warning",
                  "--rate-limit-requests", limits, "--rate-limit-creates", limits,
-                 "--rate-limit-accounts", limits],
+                 "--rate-limit-accounts", limits, "--rate-limit-sockets", "none"],
                 stdout=out, stderr=out,
             )  # fmt: skip
         try:

@@ -88,6 +88,7 @@ def start_node(db: str, log: Path, redis: str | None = None) -> tuple[subprocess
     command = [sys.executable, "-m", "sansu", "serve", "--port", str(port), "--db", db]
     command += ["--log-level", "warning", "--computer-time-ms", "50"]
     command += ["--rate-limit-requests", "none", "--rate-limit-creates", "none"]
+    command += ["--rate-limit-sockets", "none"]
     if redis:
         command += ["--redis", redis]
     with log.open("ab") as out:

@@ -362,6 +362,8 @@ def main(argv: list[str] | None = None) -> None:
                     args.limits,
                     "--rate-limit-creates",
                     args.limits,
+                    "--rate-limit-sockets",
+                    "none",
                 ],
                 stdout=out,
                 stderr=out,

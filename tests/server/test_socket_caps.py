@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import contextlib
+from pathlib import Path
 
 import pytest
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
+from sansu.cli.main import main
+from sansu.server.app import assemble
+from sansu.server.base.ratelimit import RateLimits
 from sansu.server.play.hub import MAX_SOCKETS_PER_CLIENT
 from tests.server.conftest import Api
 
@@ -35,3 +39,19 @@ def test_a_client_past_its_sockets_is_refused_with_a_clear_close(api: Api) -> No
     with api.client.websocket_connect(url) as ws:  # once closed, they count no more
         assert ws.receive_json()["type"] == "hello"
     assert hub.per_client == {}
+
+
+def test_the_cap_is_a_server_limit_that_can_be_set_or_turned_off(tmp_path: Path) -> None:
+    capped = assemble(str(tmp_path / "a.db"), rate_limits=RateLimits(sockets=5))
+    assert capped.hub.max_per_client == 5
+    uncapped = assemble(str(tmp_path / "b.db"), rate_limits=RateLimits(sockets=None))
+    assert uncapped.hub.max_per_client is None
+    for _ in range(MAX_SOCKETS_PER_CLIENT + 1):
+        uncapped.hub.admit("127.0.0.1")
+    assert uncapped.hub.per_client == {"127.0.0.1": MAX_SOCKETS_PER_CLIENT + 1}
+
+
+@pytest.mark.parametrize("value", ["0", "-3", "many"])
+def test_serve_refuses_a_bad_socket_cap(value: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["serve", "--rate-limit-sockets", value]) == 2
+    assert "--rate-limit-sockets" in capsys.readouterr().err

@@ -8,7 +8,7 @@ import signal
 import sys
 from types import FrameType
 
-from sansu.server.base.ratelimit import ACCOUNTS, CREATES, REQUESTS
+from sansu.server.base.ratelimit import ACCOUNTS, CREATES, IMPORTS, REQUESTS, SOCKETS
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -69,6 +69,19 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="sign-ups and log-ins per client address ('none': no limit; default %(default)s)",
     )
     parser.add_argument(
+        "--rate-limit-imports",
+        metavar="LIMITS",
+        default=IMPORTS,
+        help="records imported per client address ('none': no limit; default %(default)s)",
+    )
+    parser.add_argument(
+        "--rate-limit-sockets",
+        metavar="N",
+        default=str(SOCKETS),
+        help="game sockets one client address may hold open at once ('none': no cap;"
+        " default %(default)s)",
+    )
+    parser.add_argument(
         "--keep-idle",
         type=float,
         default=None,
@@ -119,11 +132,17 @@ def run(args: argparse.Namespace) -> int:
             "sansu serve: --redis needs --db postgresql://… (shared by every node)", file=sys.stderr
         )
         return 2
+    sockets = args.rate_limit_sockets
+    if sockets != "none" and not (sockets.isdigit() and int(sockets) > 0):
+        print(f"sansu serve: bad --rate-limit-sockets {sockets!r}", file=sys.stderr)
+        return 2
     try:
         limits = RateLimits(
             requests=None if args.rate_limit_requests == "none" else args.rate_limit_requests,
             creates=None if args.rate_limit_creates == "none" else args.rate_limit_creates,
             accounts=None if args.rate_limit_accounts == "none" else args.rate_limit_accounts,
+            imports=None if args.rate_limit_imports == "none" else args.rate_limit_imports,
+            sockets=None if sockets == "none" else int(sockets),
         )
         app = create_app(
             db,

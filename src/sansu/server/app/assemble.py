@@ -87,6 +87,7 @@ def assemble(
     login_limiter = LoginLimiter(storage=_login_storage(redis_url)) if redis_url else LoginLimiter()
     # play
     hub = Hub()
+    hub.max_per_client = (rate_limits or RateLimits()).sockets
     computer = ComputerRunner(computer_workers, time_ms_cap=computer_time_ms)
     rounds = Rounds(store, hub, clock=clock, keep_idle=keep_idle, keep_finished=keep_finished)
     timekeeper = Timekeeper(rounds, background, clock)

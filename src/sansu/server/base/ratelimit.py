@@ -54,6 +54,9 @@ IMPORTS = "100/day"
 it, ``429 too_many_imports``. Each record is bounded (the archive's caps), so a client
 adds at most a few MiB a day to the database."""
 IMPORT_PATH = "/api/records"
+SOCKETS = 200
+"""Default: game sockets one client address may hold open at once; past it, the socket is
+closed with ``too_many_sockets`` (code 4429)."""
 
 
 @dataclass(frozen=True)
@@ -64,6 +67,7 @@ class RateLimits:
     creates: str | None = CREATES
     accounts: str | None = ACCOUNTS
     imports: str | None = IMPORTS
+    sockets: int | None = SOCKETS
 
 
 def _items(spec: str | None) -> list[RateLimitItem]:

@@ -106,14 +106,15 @@ class Hub:
         (:mod:`~sansu.server.cluster.presence`)."""
         self.per_client: dict[str, int] = {}
         """Open sockets by client address (see :meth:`admit`)."""
-        self.max_per_client = MAX_SOCKETS_PER_CLIENT
+        self.max_per_client: int | None = MAX_SOCKETS_PER_CLIENT
+        """The cap (``None``: none); the server's is its ``RateLimits.sockets``."""
 
     def admit(self, client: str) -> None:
         """Counts one more open socket of ``client``; refuses it past the cap
         (``429 too_many_sockets``), so that one address cannot hold every socket. Each
         admitted socket is :meth:`release` d once, when it ends."""
         held = self.per_client.get(client, 0)
-        if held >= self.max_per_client:
+        if self.max_per_client is not None and held >= self.max_per_client:
             raise ApiError(
                 429,
                 "too_many_sockets",
