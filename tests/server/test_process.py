@@ -212,9 +212,14 @@ def test_no_secret_reaches_the_debug_log(tmp_path: Path) -> None:
                 assert ws.subprotocol == "sansu"
                 ws.send(json.dumps({"type": "move", "move": "r5c5", "state": 0}))
                 assert answer(ws)["type"] == "ack"
-            with connect(ws_url, additional_headers={"Cookie": f"sansu_session={session}"}) as ws:
+            # From this site's page (its Origin), so the socket is the account's, not refused.
+            same_site = {
+                "Cookie": f"sansu_session={session}",
+                "Origin": f"http://127.0.0.1:{server.port}",
+            }
+            with connect(ws_url, additional_headers=same_site) as ws:
                 ws.send(json.dumps({"type": "ping"}))
-                answer(ws)
+                assert answer(ws)["type"] == "pong"
             with connect(f"{ws_url}?token={seats[1]}") as ws:
                 ws.send(json.dumps({"type": "ping"}))
                 answer(ws)

@@ -145,7 +145,7 @@ async def socket_account(store: Store, websocket: HTTPConnection) -> User | None
 
 
 class Caller:
-    """Who sent a request, found out once and only when a route asks: its seat token
+    """Who sent a request, found out only when a route asks: its seat token
     (``Authorization: Bearer``) and its signed-in account.
 
     Routes get it through :data:`TokenOrSession` (a seat's token or the session) or

@@ -68,6 +68,8 @@ class GameChoice(BaseModel):
 
 
 def bearer(authorization: str | None) -> str | None:
+    """The seat token of an ``Authorization`` header (none without one); a header of
+    another scheme, or an empty token, is refused rather than taken for a spectator."""
     if not authorization:
         return None
     scheme, _, value = authorization.partition(" ")
@@ -77,6 +79,7 @@ def bearer(authorization: str | None) -> str | None:
 
 
 def error_response(error: ApiError) -> JSONResponse:
+    """The JSON answer of a refusal, in the shape of :class:`ErrorBody`."""
     return JSONResponse(error.to_dict(), status_code=error.status)
 
 
