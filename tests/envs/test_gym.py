@@ -15,10 +15,13 @@ CASES = [
     ("thirtyfive", "random", {"rows": 4, "cols": 4}),
     ("sumodoku", "random", {}),
     ("challenge", "random", {"puzzle": PUZZLE, "players": 3}),
+    ("challenge", "random", {"errors": "simplified"}),
 ]
 
 
-@pytest.mark.parametrize(("game_id", "opponent", "options"), CASES, ids=[c[0] for c in CASES])
+@pytest.mark.parametrize(
+    ("game_id", "opponent", "options"), CASES, ids=[f"{c[0]}-{len(c[2])}" for c in CASES]
+)
 def test_check_env(game_id, opponent, options):
     env = gym_env(game_id, opponent=opponent, opponent_simulations=30, **options)
     check_env(env, skip_render_check=True)

@@ -21,6 +21,7 @@ CASES = [
     ("challenge", {"puzzle": PUZZLE}),
     ("challenge", {"puzzle": PUZZLE, "players": 4, "teams": True, "sequence": "express"}),
     ("challenge", {"puzzle": PUZZLE, "players": 3, "turn_seconds": 60}),
+    ("challenge", {"players": 3, "errors": "simplified"}),
 ]
 IDS = [f"{g}-{'-'.join(f'{k}={v}' for k, v in o.items() if k != 'puzzle')}" for g, o in CASES]
 
@@ -124,6 +125,28 @@ def test_the_order_is_enforced_as_by_pettingzoos_wrapper():
     assert next(agents) == "player_0"
     with pytest.raises(AssertionError, match="step"):  # two agents without a step between
         next(agents)
+
+
+@pytest.mark.parametrize("sequence", ["regular", "express"])
+def test_the_observation_space_holds_the_lowest_score_of_simplified_errors(sequence):
+    """Every digit but the right one entered wrong on the last blanks, in a round of
+    three, takes a score as low as the rules let it go: the space still holds it."""
+    env = pettingzoo_env("challenge", puzzle=PUZZLE, errors="simplified", sequence=sequence)
+    env.reset()
+    space = env.observation_space("player_0")["observation"]
+    solution = env.unwrapped.state.hidden_json()["solution"]
+    blanks = [c for c in range(81) if PUZZLE[c] == "."]
+    lowest = int(space.low[243])
+    assert lowest == -3 * 8 * len(blanks) and space.low[244] == 4 + lowest  # the handicap
+    assert not space.low[:243].any() and not space.low[245:].any()
+    for cell in blanks:
+        state = env.unwrapped.state
+        wrong = [d for d in range(1, 10) if d != int(solution[cell])]
+        for digit in wrong if state.round_count == 3 else ():
+            env.step(9 * cell + digit - 1)
+            assert space.contains(env.observe(env.agent_selection)["observation"])
+        env.step(9 * cell + int(solution[cell]) - 1)
+    assert min(env.unwrapped.state.scores) < 0
 
 
 def test_a_step_after_the_end_warns_and_changes_nothing():

@@ -85,7 +85,7 @@ class SansuEnv(AECEnv):
         obs_space = spaces.Dict(
             {
                 "observation": spaces.Box(
-                    0, enc.observation_high, enc.observation_shape, dtype=enc.observation_dtype
+                    *enc.observation_bounds(), enc.observation_shape, dtype=enc.observation_dtype
                 ),
                 "action_mask": spaces.Box(0, 1, (enc.num_actions,), dtype=np.int8),
             }

@@ -27,11 +27,17 @@ class Encoding(ABC):
     num_actions: int
     observation_shape: tuple[int, ...]
     observation_high: int
-    """Every observation entry lies in ``0 .. observation_high``."""
+    """Every observation entry lies in ``0 .. observation_high`` unless :meth:`observation_bounds`
+    says otherwise."""
     observation_dtype: Any = np.int8
 
     def __init__(self, game: Game) -> None:
         self.game = game
+
+    def observation_bounds(self) -> tuple[Any, Any]:
+        """The lowest and highest value of each observation entry (scalars or arrays), for the
+        environments' observation spaces."""
+        return 0, self.observation_high
 
     def action_of(self, move: Move) -> int:
         """The action number of an engine move."""

@@ -65,7 +65,7 @@ class SingleAgentEnv(gym.Env):
         self.opponent_simulations = opponent_simulations
         self.render_mode = render_mode
         self.observation_space = spaces.Box(
-            0, enc.observation_high, enc.observation_shape, dtype=enc.observation_dtype
+            *enc.observation_bounds(), enc.observation_shape, dtype=enc.observation_dtype
         )
         self.action_space = spaces.Discrete(enc.num_actions)
         self.state: State = self.game.initial_state()

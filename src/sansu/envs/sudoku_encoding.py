@@ -22,6 +22,8 @@ from sansu.envs.encoding_base import (
     SUMODOKU_WORDS,
     Encoding,
 )
+from sansu.games.challenge.rounds import COMPLETION_BONUS, GRID_FULL_BONUS, HANDICAPS
+from sansu.sudoku.grid import UNITS
 
 
 class SumodokuEncoding(Encoding):
@@ -120,6 +122,11 @@ class SumodokuEncoding(Encoding):
         return obs
 
 
+ERROR_COST_HIGHEST = 3
+"""The largest round count of every ``sequence``: what an error costs at most
+(``errors=simplified``)."""
+
+
 class ChallengeEncoding(Encoding):
     """Sudoku Challenge: entries and ``timeout``; the solution is never observed.
 
@@ -135,6 +142,34 @@ class ChallengeEncoding(Encoding):
     observation_shape = (253,)
     observation_high = 1023
     observation_dtype = np.int16
+
+    def observation_bounds(self) -> tuple[np.ndarray, np.ndarray]:
+        """Each field's own range; the scores' from the rules, so that they hold for every option
+        set (``errors=simplified`` takes scores below zero).
+
+        A player's score starts at their handicap. It can fall by the largest
+        round count (3) for each error, and each digit but the right one can be
+        found wrong once on each blank: with a time limit, one player can make
+        every error (a timeout lets another player fill the cell), so this
+        lowest score is reached. It can rise by at most the digits of the
+        blanks (405 less the givens'), one completion bonus for each unit with
+        a blank, and the bonus for a full grid.
+        """
+        options = self.game.options
+        givens = self.game.givens  # type: ignore[attr-defined]
+        blanks = givens.count(0)
+        starts = HANDICAPS[: self.game.num_players] if options["handicap"] else ()
+        starts = (*starts, *(0,) * (self.game.num_players - len(starts)))
+        units = sum(any(not givens[c] for c in unit) for unit in UNITS)
+        fall = ERROR_COST_HIGHEST * 8 * blanks if options["errors"] == "simplified" else 0
+        rise = 9 * 45 - sum(givens) + COMPLETION_BONUS * units + GRID_FULL_BONUS
+        low = np.zeros(self.observation_shape, np.int16)
+        high = np.full(self.observation_shape, self.observation_high, np.int16)
+        high[243:248] = 0
+        for p, start in enumerate(starts):
+            low[243 + p] = start - fall
+            high[243 + p] = start + rise
+        return low, high
 
     def action_of(self, move: Move) -> int:
         digit = getattr(move, "digit", None)
