@@ -7,7 +7,7 @@ import pyspiel
 import pytest
 from open_spiel.python.algorithms import mcts
 
-import sansu.envs.openspiel  # noqa: F401  (registers the games)
+import sansu.envs.openspiel  # registers the games
 from tests.envs.test_pettingzoo import PUZZLE as DOTTED
 
 PUZZLE = DOTTED.replace(".", "x")
@@ -85,3 +85,25 @@ def test_bad_parameters_are_refused():
         pyspiel.load_game("sansu_thirtyfive", {"rows": 30})
     with pytest.raises(ValueError, match="puzzle"):
         pyspiel.load_game("sansu_challenge", {"puzzles": 2, "puzzle": PUZZLE})
+
+
+@pytest.mark.parametrize(
+    ("name", "params"), [("sansu_sumodoku", {"deals": 3}), ("sansu_challenge", {"puzzles": 2})]
+)
+def test_a_drawn_game_builds_its_action_table_once(name, params, monkeypatch):
+    """After a chance node, actions look moves up in a table of the drawn game built once,
+    not in one built again at every action."""
+    game = pyspiel.load_game(name, params)
+    for outcome in (0, 1):
+        state = game.new_initial_state()
+        state.apply_action(outcome)
+        state.apply_action(state.legal_actions()[0])
+    built = []
+    real = sansu.envs.openspiel.encoding_for
+    monkeypatch.setattr(sansu.envs.openspiel, "encoding_for", lambda g: built.append(g) or real(g))
+    for outcome in (0, 1):
+        state = game.new_initial_state()
+        state.apply_action(outcome)
+        for _ in range(5):
+            state.apply_action(state.legal_actions()[-1 if name == "sansu_challenge" else 0])
+    assert built == []

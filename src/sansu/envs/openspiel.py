@@ -89,6 +89,13 @@ def _engine(game_id: str, options: tuple[tuple[str, Any], ...]) -> Game:
     return load_game(game_id, **dict(options))
 
 
+@lru_cache(maxsize=64)
+def _encoding(game_id: str, options: tuple[tuple[str, Any], ...]) -> Encoding:
+    """The encoding of these options' engine game, built once: after a chance node every
+    action looks its move up in the encoding's table, which is costly to build."""
+    return encoding_for(_engine(game_id, options))
+
+
 def _with_seed(options: tuple[tuple[str, Any], ...], outcome: int | None) -> tuple:
     """The options of the chance node's draw ``outcome``: the seed moves on by it."""
     if outcome is None:
@@ -174,7 +181,8 @@ class SansuState(pyspiel.State):
         self._options = game.options
         self._chance = game.chance_outcomes
         self._players = game.num_players()
-        self._first_encoding = game.encoding
+        self._encoding_held = game.encoding
+        """The encoding of the game being played: the drawn one's after a chance node."""
         start = None if self._chance else game.engine(None).initial_state()
         self._engine = _Shared(start)
 
@@ -201,8 +209,9 @@ class SansuState(pyspiel.State):
     def _apply_action(self, action: int) -> None:
         state = self._engine.value
         if state is None:
-            game = _engine(self._game_id, _with_seed(self._options, int(action)))
-            self._engine = _Shared(game.initial_state())
+            drawn = _with_seed(self._options, int(action))
+            self._engine = _Shared(_engine(self._game_id, drawn).initial_state())
+            self._encoding_held = _Shared(_encoding(self._game_id, drawn))
             return
         self._engine = _Shared(state.play(self._encoding().move_of(state, action)))
 
@@ -222,11 +231,8 @@ class SansuState(pyspiel.State):
         return returns(state)
 
     def _encoding(self) -> Encoding:
-        state = self._engine.value
-        if self._chance and state is not None:
-            # Each chance outcome is a game of its own (deal, puzzle); same action numbers.
-            return encoding_for(state.game)
-        return self._first_encoding.value
+        # Each chance outcome is a game of its own (deal, puzzle); same action numbers.
+        return self._encoding_held.value
 
     def __str__(self) -> str:
         state = self._engine.value
