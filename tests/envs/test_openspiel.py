@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pyspiel
 import pytest
-from open_spiel.python.algorithms import mcts
+from open_spiel.python.algorithms import ismcts, mcts
 
 import sansu.envs.openspiel  # registers the games
 from tests.envs.test_pettingzoo import PUZZLE as DOTTED
@@ -107,3 +107,39 @@ def test_a_drawn_game_builds_its_action_table_once(name, params, monkeypatch):
         for _ in range(5):
             state.apply_action(state.legal_actions()[-1 if name == "sansu_challenge" else 0])
     assert built == []
+
+
+SHORT = "x346x891x672x953x819x342x678x976x423x268x379x713x248x696x537x842x741x635x452x617x"
+"""A puzzle with 21 blanks, so that random rollouts are short."""
+
+
+@pytest.mark.parametrize("params", [{"puzzle": SHORT}, {"puzzles": 2, "difficulty": "easy"}])
+def test_ismcts_plays_sudoku_challenge(params):
+    game = pyspiel.load_game("sansu_challenge", params)
+    rng = np.random.RandomState(0)
+    evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=rng)
+    bot = ismcts.ISMCTSBot(game, evaluator, 2.0, 20, random_state=rng)
+    state = game.new_initial_state()
+    if state.is_chance_node():
+        state.apply_action(1)
+    for _ in range(4):
+        action = bot.step(state)
+        assert action in state.legal_actions()
+        state.apply_action(action)
+    assert len(state.history()) == 4 + (params.get("puzzles", 0) > 0)
+
+
+def test_a_resampled_state_is_one_the_player_cannot_tell_apart():
+    game = pyspiel.load_game("sansu_challenge", {"puzzle": SHORT, "players": 3})
+    state = game.new_initial_state()
+    for action in (0, 1, 2):  # r1c1 = 1, 2, 3: wrong, wrong, then right
+        state.apply_action(action)
+    sample = state.resample_from_infostate(1, pyspiel.UniformProbabilitySampler(0.0, 1.0))
+    for player in range(3):
+        assert sample.information_state_string(player) == state.information_state_string(player)
+        assert sample.observation_tensor(player) == state.observation_tensor(player)
+    assert sample.legal_actions() == state.legal_actions()
+    # The givens have exactly one solution: the only world consistent with them.
+    assert sample.engine_state.hidden_json() == state.engine_state.hidden_json()
+    sample.apply_action(sample.legal_actions()[0])
+    assert len(state.history()) == 3

@@ -220,6 +220,16 @@ class SansuState(pyspiel.State):
             return f"seed {int(action)}"
         return self._encoding().text_of(action)
 
+    def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> SansuState:
+        """A state consistent with what ``player_id`` knows, for ISMCTS: a copy of this one.
+
+        Every action is public, and Sudoku Challenge's one hidden thing, the
+        solution, is fixed by the public givens (a puzzle has exactly one
+        solution; entries placed and digits found wrong agree with it), so
+        no other state is consistent with a player's information.
+        """
+        return self.clone()
+
     def is_terminal(self) -> bool:
         state = self._engine.value
         return state is not None and state.result is not None
