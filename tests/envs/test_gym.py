@@ -19,6 +19,7 @@ CASES = [
 ]
 
 
+@pytest.mark.filterwarnings("error")  # the checker's complaints are warnings
 @pytest.mark.parametrize(
     ("game_id", "opponent", "options"), CASES, ids=[f"{c[0]}-{len(c[2])}" for c in CASES]
 )

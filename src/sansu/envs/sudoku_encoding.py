@@ -153,7 +153,8 @@ class ChallengeEncoding(Encoding):
         every error (a timeout lets another player fill the cell), so this
         lowest score is reached. It can rise by at most the digits of the
         blanks (405 less the givens'), one completion bonus for each unit with
-        a blank, and the bonus for a full grid.
+        a blank, and the bonus for a full grid. Absent players' scores (always 0)
+        keep the common range: an entry whose bounds are equal is refused by Gymnasium's checker.
         """
         options = self.game.options
         givens = self.game.givens  # type: ignore[attr-defined]
@@ -165,7 +166,6 @@ class ChallengeEncoding(Encoding):
         rise = 9 * 45 - sum(givens) + COMPLETION_BONUS * units + GRID_FULL_BONUS
         low = np.zeros(self.observation_shape, np.int16)
         high = np.full(self.observation_shape, self.observation_high, np.int16)
-        high[243:248] = 0
         for p, start in enumerate(starts):
             low[243 + p] = start - fall
             high[243 + p] = start + rise
