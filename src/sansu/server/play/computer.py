@@ -270,7 +270,7 @@ class ComputerRunner:
             if job.priority != MOVE and self._busy[ANALYSIS] >= self.analysis_slots:
                 return  # the head is an analysis job, so no move waits
             heapq.heappop(self._queue)
-            self._busy[ANALYSIS if job.priority != MOVE else MOVE] += 1
+            self._busy[job.priority] += 1
             task = asyncio.get_running_loop().create_task(self._execute(job))
             self._running.add(task)
             task.add_done_callback(self._running.discard)
@@ -288,7 +288,7 @@ class ComputerRunner:
             if not job.future.done():
                 job.future.set_result(result)
         finally:
-            self._busy[ANALYSIS if job.priority != MOVE else MOVE] -= 1
+            self._busy[job.priority] -= 1
             self._dispatch()
 
     async def _call(self, fn: Callable[[Any], T], request: Any) -> T:
