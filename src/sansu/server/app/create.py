@@ -300,6 +300,7 @@ def create_app(
         bots.router,
         bots.tokens_router,
         analysis.router,
+        analysis.positions_router,
         tournaments.router,
         bots.tournament_router,
     ]
