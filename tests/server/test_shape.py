@@ -127,13 +127,14 @@ MAY_IMPORT: dict[str, set[str]] = {
     "lobby": {"base", "accounts", "ratings", "play"},
     "tournaments": {"base", "accounts", "ratings", "play"},
     "analysis": {"base", "accounts", "play"},
+    "learn": {"base", "accounts", "ratings", "play", "analysis"},
     "bots": {"base", "accounts", "ratings", "play", "lobby", "tournaments"},
     "cluster": {"base", "accounts", "ratings", "play", "lobby", "tournaments", "bots"},
     "app": {
         "base", "accounts", "ratings", "play", "lobby", "tournaments", "analysis", "bots",
-        "cluster",
+        "cluster", "learn",
     },
-    "migrations": {"base", "accounts", "ratings", "analysis", "bots", "tournaments"},
+    "migrations": {"base", "accounts", "ratings", "analysis", "bots", "tournaments", "learn"},
 }
 """Each server package and the packages it may import: layer on layer, so that a package
 can be read, changed and tested with only those below it. Of the cluster, only ``app``

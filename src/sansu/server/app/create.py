@@ -24,7 +24,7 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 import sansu
-from sansu.server import accounts, analysis, bots, lobby, play, ratings, tournaments
+from sansu.server import accounts, analysis, bots, learn, lobby, play, ratings, tournaments  # noqa: F401
 from sansu.server.app.assemble import assemble
 from sansu.server.app.security_headers import install as install_security_headers
 from sansu.server.base import (
