@@ -168,11 +168,16 @@ def test_home_archive_and_phone_layout(browser: Any, server_url: str, screenshot
         player.wait_ply(1)
         player.wait_turn_or_end()
         page.screenshot(path=str(screenshots / "phone-sansumoku.png"))
-        # Dark theme, chosen once, stays.
+        # Dark theme, chosen once, stays; the button names the theme it switches to.
+        assert page.evaluate("document.documentElement.dataset.theme") == "light"
+        assert page.locator("#theme-toggle").get_attribute("aria-label") == "Dark theme"
         page.click("#theme-toggle")
         page.reload()
         page.wait_for_selector("[data-testid=status] span")
         assert page.evaluate("document.documentElement.dataset.theme") == "dark"
+        toggle = page.locator("#theme-toggle")
+        assert toggle.get_attribute("aria-label") == "Light theme"
+        assert toggle.locator(".label").text_content() == "Light theme"
         page.screenshot(path=str(screenshots / "phone-sansumoku-dark.png"))
         # The archive lists finished games and replays them.
         page.on("dialog", lambda dialog: dialog.accept())

@@ -44,9 +44,12 @@ export function setupToggles() {
   const theme = document.getElementById('theme-toggle');
   const sound = document.getElementById('sound-toggle');
   const showTheme = () => {
-    const dark = document.documentElement.dataset.theme === 'dark';
-    theme.querySelector('.label').textContent = 'Dark theme';
-    theme.setAttribute('aria-pressed', String(dark));
+    // The button names the theme it switches to, seen and heard alike (a name that
+    // changes with the state, so no aria-pressed beside it).
+    const other = document.documentElement.dataset.theme === 'dark' ? 'Light theme' : 'Dark theme';
+    theme.querySelector('.label').textContent = other;
+    theme.setAttribute('aria-label', other);
+    theme.removeAttribute('aria-pressed');
   };
   theme.addEventListener('click', () => {
     const dark = document.documentElement.dataset.theme !== 'dark';
