@@ -127,6 +127,18 @@ def test_thirtyfive_shows_sums_conversions_and_thwarts(page: Any, static_url: st
     )
 
 
+def test_thirtyfive_drops_its_thwarts_once_the_board_is_full(
+    page: Any, static_url: str
+) -> None:
+    view = P.random_view("thirtyfive", 200, seed=3)
+    assert view["result"] is not None and (view["over"] or view["under"])
+    open_gallery(page, static_url, [{"view": view}])
+    found = cells(page, 0)
+    assert len(found) == 64
+    assert page.locator("[data-gallery-item='0'] .thwart").count() == 0
+    assert not any("past 35" in c["label"] or "cannot reach" in c["label"] for c in found)
+
+
 def test_sumodoku_variant_marks(page: Any, static_url: str) -> None:
     view = P.random_view("sumodoku", 10, seed=3, parity=True, consecutive=True, diagonals=True)
     open_gallery(page, static_url, [{"view": view}])

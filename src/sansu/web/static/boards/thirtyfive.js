@@ -173,8 +173,10 @@ function draw(grid, v) {
   const last = v.last_move ? cellIndex(v.last_move, cols) : -1;
   const converted = new Set((v.converted || []).map((n) => cellIndex(n, cols)));
   const triggered = new Set((v.triggered || []).map((n) => cellIndex(n, cols)));
-  const over = new Set((v.over || []).map((n) => cellIndex(n, cols)));
-  const under = new Set((v.under || []).map((n) => cellIndex(n, cols)));
+  // Thwarts say which squares can still reach 35: nothing can once the game is over.
+  const live = v.result == null;
+  const over = new Set(live ? (v.over || []).map((n) => cellIndex(n, cols)) : []);
+  const under = new Set(live ? (v.under || []).map((n) => cellIndex(n, cols)) : []);
   const stamp = String(v.ply);
   grid.clearLayers();
   grid.drawLines(grid.over, {box: 0, thin: 0.03, thick: 0.07});
