@@ -143,3 +143,15 @@ def test_whole_sudoku_challenge_with_an_error(page: Any, server_url: str, screen
     sheet = page.locator(".ch-side .sheet tbody tr").count()
     assert sheet == game["view"]["round"]
     page.screenshot(path=str(screenshots / "play-challenge-over.png"))
+
+
+def test_a_resigned_uttt_board_tints_no_next_board(page: Any, server_url: str) -> None:
+    player = Player(page, server_url)
+    player.start("uttt")
+    player.play("r5c5")
+    player.wait_ply(2)  # the computer's reply sends us to one board
+    assert page.locator(".board-host .allowed").count() == 1
+    page.on("dialog", lambda dialog: dialog.accept())
+    page.click("[data-action=resign]")
+    page.wait_for_selector("[data-testid=status].over")
+    assert page.locator(".board-host .allowed").count() == 0

@@ -458,8 +458,13 @@ class GamePage {
 
   render() {
     const live = this.viewing === null;
-    const v = live ? this.g.view : this.positions.get(this.viewing);
+    let v = live ? this.g.view : this.positions.get(this.viewing);
     if (!v) return;
+    // A game the host ended (a resignation, a flag, an abort) ends its board too: no
+    // board then tints where the next move would have had to go.
+    if (live && this.g.status !== 'active' && !v.result && this.g.result) {
+      v = {...v, result: this.g.result, to_move: null};
+    }
     const st = this.statusText();
     const dot = h('span', {class: 'dot', 'aria-hidden': 'true'});
     dot.style.background = st.colour !== null && st.colour !== undefined
