@@ -52,6 +52,8 @@ def rated_between(pa: Any, pb: Any, base: str) -> tuple[str, str, str]:
     assert pa.inner_text("[data-testid=rating-0]").strip() == "1500?"
     secret = Player(pa, base).invite_secret  # a friend's game is private
     pb.goto(f"{base}/#/join/{game_id}/{secret}")
+    note = pb.locator("[data-testid=rated-note]")
+    assert note.inner_text() == f"A rated game: you play it as {bob}, and it counts for your rating."
     pb.click("button[data-seat='1']")
     pb.wait_for_url(re.compile(rf"#/play/{game_id}$"))
     pb.wait_for_selector("[data-testid=rating-1]")
@@ -119,6 +121,39 @@ def test_a_rated_game_is_aborted_before_each_side_moved(browser: Any, server_url
             assert page.locator("[data-testid=rating-change-0]").count() == 0
         assert a.game()["status"] == "aborted"
         assert not pa.js_errors and not pb.js_errors, (pa.js_errors, pb.js_errors)
+    finally:
+        pa.context.close()
+        pb.context.close()
+
+
+def test_a_signed_out_visitor_logs_in_from_a_rated_join_page_and_comes_back(
+    browser: Any, server_url: str
+) -> None:
+    pa = new_page(browser, {"width": 1200, "height": 860})
+    pb = new_page(browser, {"width": 390, "height": 800})
+    try:
+        sign_up(pb, server_url, bob := f"b{uuid.uuid4().hex[:8]}")
+        pb.click("form[aria-labelledby=logout-h] button[type=submit]")
+        pb.wait_for_selector("#login-name")
+        sign_up(pa, server_url, f"a{uuid.uuid4().hex[:8]}")
+        pa.goto(f"{server_url}/#/game/uttt")
+        pa.wait_for_selector("form.play-form")
+        pa.check("input[name=mode][value=online]")
+        pa.check("[data-testid=rated]")
+        pa.click("[data-action=start]")
+        pa.wait_for_url(re.compile(r"#/play/\w+"))
+        game_id = pa.url.rsplit("/", 1)[1]
+        secret = Player(pa, server_url).invite_secret
+        pb.goto(f"{server_url}/#/join/{game_id}/{secret}")
+        note = pb.locator("[data-testid=rated-note]")
+        assert "under your account" in note.inner_text()
+        note.locator("a", has_text="Log in first").click()
+        pb.fill("#login-name", bob)
+        pb.fill("#login-password", PASSWORD)
+        pb.press("#login-password", "Enter")
+        pb.wait_for_url(re.compile(rf"#/join/{game_id}(/\w+)?$"))
+        assert "you play it as" in note.inner_text()
+        assert not pa.js_errors and not pb.js_errors
     finally:
         pa.context.close()
         pb.context.close()

@@ -7,7 +7,7 @@
 import {accountChanged} from './api.js';
 import {botBadge, botPanels} from './bot_account.js';
 import {h} from './kit.js';
-import {route} from './router.js';
+import {go, route} from './router.js';
 import {call} from './session.js';
 import {announce, errorNotice} from './ui.js';
 
@@ -37,9 +37,11 @@ function accountForm(id, title, fields, button, submit, redraw) {
   return form;
 }
 
-async function draw(main, message) {
+async function draw(main, message, signedIn = null) {
   const me = await call('GET', '/api/account');
   const redraw = (text) => draw(main, text);
+  // After logging in or signing up from another page's link, back to that page.
+  const enter = signedIn || redraw;
   main.replaceChildren(h('h1', {}, 'Account'));
   if (message) main.append(h('p', {class: 'notice', role: 'status'}, message));
   if (me.user) {
@@ -69,7 +71,7 @@ async function draw(main, message) {
       field('login-password', 'Password',
         {name: 'password', type: 'password', autocomplete: 'current-password', required: true}),
     ], 'Log in', (v) => call('POST', '/api/account/login', v).then((r) => `Welcome back, ${r.user.name}.`),
-    redraw),
+    enter),
     accountForm('signup', 'Sign up', [
       field('signup-name', 'User name (2–20 letters, digits, _ or -)',
         {name: 'name', autocomplete: 'username', required: true, minlength: 2, maxlength: 20,
@@ -82,7 +84,16 @@ async function draw(main, message) {
         ' Bot account (a program plays it through the bot API)')),
     ], 'Sign up', (v) => call('POST', '/api/account/signup', {...v, bot: v.bot === 'on'})
       .then((r) => `Welcome, ${r.user.name}.`),
-    redraw));
+    enter));
 }
 
-route(/^\/account$/, 'account', (main) => draw(main, ''));
+/** Where to go back to after logging in: a page of this site (`#/…`) only. */
+function backTo(query) {
+  const next = query.get('next') || '';
+  return /^#\/[\w/@-]*$/.test(next) ? next : null;
+}
+
+route(/^\/account$/, 'account', (main, m, query) => {
+  const next = backTo(query);
+  return draw(main, '', next ? (message) => { go(next); return message; } : null);
+});

@@ -1,7 +1,7 @@
 // The join page of a game: the free seats to take, a name, or a link to watch instead.
 // A private game (its invitation carries a join secret) shows nothing before joining.
 
-import {api, heldSeats, keepSeats} from './api.js';
+import {account, api, heldSeats, keepSeats} from './api.js';
 import {boardModule} from './games.js';
 import {h} from './kit.js';
 import {go} from './router.js';
@@ -45,8 +45,13 @@ export async function joinPage(main, id, secret) {
   const seatsText = g.seats.map((s) => `${mod.meta.playerName(s.seat, g.view)}: ${s.kind === 'computer'
     ? 'computer' : (s.taken ? (s.name || 'taken') : 'free')}`).join(' · ');
   box.append(h('p', {}, seatsText));
-  if (g.rated) box.append(h('p', {class: 'notice'}, 'A rated game: you play it under your account ',
-    h('a', {href: '#/account'}, '(log in first)'), '.'));
+  if (g.rated) {
+    const me = (await account()).user;
+    box.append(h('p', {class: 'notice', 'data-testid': 'rated-note'}, me
+      ? `A rated game: you play it as ${me.name}, and it counts for your rating.`
+      : ['A rated game: you play it under your account. ',
+        h('a', {href: `#/account?next=${encodeURIComponent(`#/join/${id}`)}`}, 'Log in first'), '.']));
+  }
   if (g.status !== 'active' || !free.length) {
     box.append(h('p', {}, g.status !== 'active' ? 'This game is over.' : 'Every seat is taken.'),
       h('a', {class: 'btn primary', href: `#/watch/${id}`}, 'Watch the game'));
