@@ -53,7 +53,8 @@ def rated_between(pa: Any, pb: Any, base: str) -> tuple[str, str, str]:
     secret = Player(pa, base).invite_secret  # a friend's game is private
     pb.goto(f"{base}/#/join/{game_id}/{secret}")
     note = pb.locator("[data-testid=rated-note]")
-    assert note.inner_text() == f"A rated game: you play it as {bob}, and it counts for your rating."
+    said = note.inner_text()
+    assert said == f"A rated game: you play it as {bob}, and it counts for your rating."
     pb.click("button[data-seat='1']")
     pb.wait_for_url(re.compile(rf"#/play/{game_id}$"))
     pb.wait_for_selector("[data-testid=rating-1]")
