@@ -81,6 +81,7 @@ def test_a_bot_account_makes_and_revokes_its_tokens_on_its_page(
     browser: Any, server_url: str
 ) -> None:
     context = browser.new_context(viewport={"width": 390, "height": 844})
+    context.grant_permissions(["clipboard-read", "clipboard-write"], origin=server_url)
     page = context.new_page()
     try:
         page.goto(f"{server_url}/#/account")
@@ -94,6 +95,9 @@ def test_a_bot_account_makes_and_revokes_its_tokens_on_its_page(
         page.click("form[aria-labelledby=tokens-h] button[type=submit]")
         token = page.wait_for_selector("[data-testid=new-token]").inner_text()
         assert token.startswith("sansu_bot_")
+        page.click("[data-action=copy-token]")
+        page.wait_for_selector("[data-testid=copy-note]:has-text('Copied.')")
+        assert page.evaluate("navigator.clipboard.readText()") == token
         auth = {"Authorization": f"Bearer {token}"}
         assert httpx.get(f"{server_url}/api/bot/account", headers=auth).status_code == 200
         assert not violations(page)

@@ -4,7 +4,7 @@
 
 import {h, installStyle} from './kit.js';
 import {call} from './session.js';
-import {errorNotice} from './ui.js';
+import {copyText, errorNotice} from './ui.js';
 
 installStyle('bot-account', `
 .bot-badge { display: inline-block; padding: 0 .35em; border-radius: .3em; font-size: .75em;
@@ -68,8 +68,13 @@ export async function botPanels(me, redraw) {
       const made = await call('POST', '/api/account/tokens', {label: label.value}, me.csrf_token);
       await redraw('Token created: copy it now, it will not be shown again.');
       const again = document.querySelector('[data-testid=token-shown]');
+      const note = h('span', {'aria-live': 'polite', 'data-testid': 'copy-note'});
+      const copy = h('button', {type: 'button', class: 'btn small', 'data-action': 'copy-token',
+        onclick: async () => {
+          note.textContent = (await copyText(made.token)) ? 'Copied.' : 'Select the token and copy it.';
+        }}, 'Copy');
       again?.replaceChildren(h('p', {}, 'Your new token: ',
-        h('code', {'data-testid': 'new-token'}, made.token)));
+        h('code', {'data-testid': 'new-token'}, made.token), ' ', copy, ' ', note));
     } catch (error) {
       shown.replaceChildren(errorNotice(error.message));
     }
