@@ -109,3 +109,44 @@ def test_a_bot_account_makes_and_revokes_its_tokens_on_its_page(
         assert httpx.get(f"{server_url}/api/bot/account", headers=auth).status_code == 401
     finally:
         context.close()
+
+
+def test_an_offline_bot_offers_no_challenge_and_a_waiting_challenge_can_be_cancelled(
+    browser: Any, server_url: str, tmp_path: Path
+) -> None:
+    name = f"bot{uuid.uuid4().hex[:8]}"
+    bot_account(server_url, name, tmp_path / "token")
+    auth = {"Authorization": f"Bearer {(tmp_path / 'token').read_text().strip()}"}
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    page = context.new_page()
+    try:
+        page.goto(f"{server_url}/#/account")
+        page.fill("#signup-name", f"p{uuid.uuid4().hex[:8]}")
+        page.fill("#signup-password", "a long enough password")
+        page.click("form[aria-labelledby=signup-h] button[type=submit]")
+        page.wait_for_selector("[data-testid=account-name]")
+        page.goto(f"{server_url}/#/bot/{name}")
+        page.wait_for_selector("[data-testid=bot-offline]")
+        assert page.locator("#challenge-game").count() == 0
+        # Online (its event stream open) but not answering: the challenge waits, and
+        # the challenger may take it back.
+        with httpx.stream("GET", f"{server_url}/api/bot/stream/events", headers=auth) as stream:
+            assert stream.status_code == 200
+            end = time.monotonic() + 30
+            while not any(
+                b["name"] == name and b["online"]
+                for b in httpx.get(f"{server_url}/api/bots").json()["bots"]
+            ):
+                assert time.monotonic() < end
+                time.sleep(0.1)
+            page.reload()
+            page.wait_for_selector("#challenge-game")
+            page.click("form[aria-labelledby=challenge-h] button[type=submit]")
+            page.click("[data-action=cancel-challenge]")
+            status = "[data-testid=challenge-status]"
+            page.wait_for_selector(f"{status}:has-text('Challenge cancelled.')")
+            mine = httpx.get(f"{server_url}/api/challenges", headers=auth).json()["challenges"]
+            assert mine == []
+            assert not violations(page)
+    finally:
+        context.close()

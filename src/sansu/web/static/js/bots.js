@@ -65,6 +65,20 @@ function challengeForm(name, games, me) {
       h('input', {type: 'checkbox', name: 'rated', id: 'challenge-rated'}), ' Rated')),
     status, h('button', {type: 'submit', class: 'btn primary'}, 'Challenge'));
   let polling = null;
+  let open = null;  // the challenge waiting for an answer: it may be cancelled
+
+  async function cancel() {
+    if (!open) return;
+    try {
+      await call('POST', `/api/challenge/${open}/cancel`, undefined, me.csrf_token);
+      clearInterval(polling);
+      open = null;
+      status.replaceChildren(h('p', {role: 'status'}, 'Challenge cancelled.'));
+      announce('Challenge cancelled.');
+    } catch (error) {
+      status.append(errorNotice(error.message));
+    }
+  }
   form.addEventListener('submit', async (e) => {
     e.preventDefault();
     status.replaceChildren();
@@ -77,7 +91,10 @@ function challengeForm(name, games, me) {
     try {
       const made = await call('POST', `/api/challenge/${encodeURIComponent(name)}`, body,
         me.csrf_token);
-      status.replaceChildren(h('p', {role: 'status'}, `Challenge sent: waiting for ${name}…`));
+      open = made.id;
+      status.replaceChildren(h('p', {role: 'status'}, `Challenge sent: waiting for ${name}… `,
+        h('button', {type: 'button', class: 'btn small', 'data-action': 'cancel-challenge',
+          onclick: cancel}, 'Cancel')));
       announce(`Challenge sent to ${name}.`);
       polling = setInterval(() => follow(made.id), POLL_MS);
     } catch (error) {
@@ -94,8 +111,9 @@ function challengeForm(name, games, me) {
       status.replaceChildren(errorNotice(error.message));
       return;
     }
-    if (c.status === 'open') return;
+    if (c.status === 'open' || open !== id) return;
     clearInterval(polling);
+    open = null;
     if (c.status === 'accepted') {
       if (c.seat_token) keepSeats(c.game_id, [c.seat], c.seat_token);
       announce(`${name} accepted.`);
@@ -125,6 +143,12 @@ route(/^\/bot\/([\w-]+)$/, 'bots', async (main, m) => {
   }
   if (me.user.bot) {
     main.append(h('p', {class: 'muted'}, 'A bot account challenges through the bot API.'));
+    return undefined;
+  }
+  if (!bot.online) {
+    // Nothing would answer: a challenge waits for a bot whose program is running.
+    main.append(h('p', {class: 'muted', 'data-testid': 'bot-offline'},
+      `${bot.name} can be challenged when its program is running again.`));
     return undefined;
   }
   const {form, stop} = challengeForm(bot.name, await twoPlayerGames(), me);
