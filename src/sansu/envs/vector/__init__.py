@@ -30,7 +30,7 @@ class Batch(NamedTuple):
     """What :meth:`VectorEnv.reset` and :meth:`VectorEnv.step` return.
 
     The arrays are the environment's own and are overwritten by the next
-    step: copy what you keep.
+    step: copy what you keep (or step with ``copy=True``).
     """
 
     observation: np.ndarray
@@ -93,6 +93,7 @@ class VectorEnv:
         self.observation_shape = (self._kernel.PLANES, cells)
         self.num_players = 2
         self._state = tuple(self._arrays.values())
+        self._seed = seed
         self._rng = np.array([seed_state(seed)], dtype=np.uint64)
         self._actions = np.zeros(num_envs, dtype=np.int64)
         self._shape = (num_envs,)
@@ -118,11 +119,13 @@ class VectorEnv:
         self._kernel.reset(*self._state, *self._outputs)
         return self._out
 
-    def step(self, actions: Any) -> Batch:
+    def step(self, actions: Any, *, copy: bool = False) -> Batch:
         """Play one action in every game (``actions``: ``num_envs`` integers).
 
         An action that is out of range or illegal raises ``ValueError``
-        naming the game and the action, and no game changes.
+        naming the game and the action, and no game changes. The batch
+        answered is the env's own arrays, overwritten by the next step;
+        ``copy=True`` answers fresh arrays instead (for a buffer that keeps them).
         """
         acts = actions
         if not (
@@ -138,7 +141,82 @@ class VectorEnv:
         bad = self._kernel.step(acts, *self._state, *self._outputs)
         if bad >= 0:
             raise ValueError(f"game {bad}: action {int(acts[bad])} is not legal there")
+        return Batch(*(a.copy() for a in self._out)) if copy else self._out
+
+    # -- positions in and out: a search expands from any state --------------------------
+
+    def _rows(self, rows: Any) -> Any:
+        """``rows`` as an index of games: all (None), or integers in range (repeats allowed)."""
+        if rows is None:
+            return slice(None)
+        idx = np.asarray(rows)
+        if idx.ndim == 1 and idx.size == 0:
+            idx = idx.astype(np.int64)
+        if idx.ndim != 1 or idx.dtype.kind not in "iu":
+            raise ValueError(f"rows must be a list of game indices, not {rows!r}")
+        if idx.size and (idx.min() < 0 or idx.max() >= self.num_envs):
+            raise ValueError(f"rows must lie in 0..{self.num_envs - 1}, got {idx.tolist()}")
+        return idx.astype(np.int64)
+
+    def _fields(self) -> dict[str, np.ndarray]:
+        out = self._out
+        shared = getattr(self._kernel, "SHARED", ())  # tables of the board, not of a game
+        return {
+            **{name: a for name, a in self._arrays.items() if name not in shared},
+            "current_player": out.current_player,
+            "observation": out.observation,
+            "legal_action_mask": out.legal_action_mask,
+        }
+
+    def get_state(self, rows: Any = None) -> dict[str, np.ndarray]:
+        """A copy of the positions of every game, or of the games ``rows`` names (in
+        that order, repeats allowed): arrays with a leading axis of one row per game,
+        for :meth:`set_state` or a search's tree. Later steps never change it."""
+        idx = self._rows(rows)
+        if isinstance(idx, slice):
+            return {name: a.copy() for name, a in self._fields().items()}
+        return {name: np.take(a, idx, axis=0) for name, a in self._fields().items()}
+
+    def set_state(self, state: dict[str, np.ndarray], rows: Any = None) -> Batch:
+        """Puts positions from :meth:`get_state` (of this env or any of the same game and
+        options) into every game, or into the games ``rows`` names. Answers the batch as
+        :meth:`step` would (``rewards`` zero, ``terminated`` false); a state of the wrong
+        shape or kind raises ``ValueError`` and changes nothing."""
+        idx = self._rows(rows)
+        fields = self._fields()
+        count = self.num_envs if isinstance(idx, slice) else len(idx)
+        if not isinstance(state, dict) or set(state) != set(fields):
+            names = sorted(state) if isinstance(state, dict) else type(state).__name__
+            raise ValueError(f"a state holds {sorted(fields)}, not {names}")
+        checked = {}
+        for name, target in fields.items():
+            value = np.asarray(state[name])
+            want = (count, *target.shape[1:])
+            if value.shape != want or not np.can_cast(value.dtype, target.dtype, "same_kind"):
+                raise ValueError(
+                    f"state[{name!r}] must be {target.dtype} of shape {want},"
+                    f" not {value.dtype} of shape {value.shape}"
+                )
+            checked[name] = value
+        for name, target in fields.items():
+            target[idx] = checked[name]
+        self._out.rewards[idx] = 0.0
+        self._out.terminated[idx] = False
         return self._out
+
+    def clone(self, rows: Any = None, seed: int | None = None) -> VectorEnv:
+        """A new ``VectorEnv`` of the same game and options holding copies of every game,
+        or of the games ``rows`` names (repeats allowed: one position expanded many
+        ways). Its random actions are seeded by ``seed`` (default: this env's seed)."""
+        state = self.get_state(rows)
+        count = len(state["current_player"])
+        if count < 1:
+            raise ValueError("a clone needs at least one game")
+        twin = VectorEnv(
+            self.game_id, count, seed=self._seed if seed is None else seed, **self.game.options
+        )
+        twin.set_state(state)
+        return twin
 
     def random_actions(self) -> np.ndarray:
         """A uniformly random legal action of every game (compiled; seeded by ``seed``).

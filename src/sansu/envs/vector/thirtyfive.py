@@ -42,6 +42,10 @@ def neighbour_table(rows: int, cols: int) -> np.ndarray:
     return table
 
 
+SHARED = ("neighbours",)
+"""Arrays of :func:`new_state` that hold the board's tables, the same for every game."""
+
+
 def new_state(num_envs: int, rows: int, cols: int) -> dict[str, np.ndarray]:
     """The arrays of ``num_envs`` games (call :func:`reset` to start them)."""
     size = rows * cols
