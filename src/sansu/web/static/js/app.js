@@ -4,6 +4,7 @@
 // each of which registers its routes with router.js, adds the board gallery,
 // then starts the router. Nothing imports this module.
 
+import {notificationSwitch} from './attention.js';
 import {renderGallery} from './gallery.js';
 import {route, startRouter} from './router.js';
 import {setupToggles} from './ui.js';
@@ -23,6 +24,8 @@ window.sansu = {
 
 async function start() {
   setupToggles();
+  const notify = notificationSwitch();
+  document.getElementById('sound-toggle')?.before(...(notify ? [notify] : []));
   const pages = await Promise.allSettled([import('./home.js'), import('./play.js'),
     import('./lobby.js'), import('./account.js'), import('./seeks.js'),
     import('./bots.js'), import('./analysis.js'), import('./tournament.js'), import('./ratings.js')]);

@@ -7,6 +7,7 @@
 // join page in play_join.js.
 
 import {Live, api, dropToken, heldSeats, keepSeats} from './api.js';
+import {forget, turn} from './attention.js';
 import {boardModule} from './games.js';
 import {h, s} from './kit.js';
 import {joinPage} from './play_join.js';
@@ -104,6 +105,7 @@ class GamePage {
     this.board?.destroy?.();
     clearInterval(this.clockTimer);
     clearTimeout(this.refreshTimer);
+    forget(this.id);
   }
 
   // -- names ----------------------------------------------------------------------------
@@ -489,6 +491,11 @@ class GamePage {
     this.renderMoves();
     this.renderControls();
     this.renderShare();
+    // The tab's title and icon tell a player whose turn has come (not two friends
+    // sharing one screen: it is always one of theirs).
+    const waits = live && !this.replay && this.solo && this.g.status === 'active'
+      && v.to_move !== null && v.to_move !== undefined && this.mine(v.to_move);
+    turn(this.id, waits, `${this.g.title || this.mod.meta.title}: ${this.statusText().text}`);
   }
 
   /** When the game's own limit (Sumodoku's claim, Sudoku Challenge's chrono) runs out, in ms. */

@@ -4,6 +4,7 @@
 // here so that each file holds one part of the page.
 
 import {api, inviteSecret} from './api.js';
+import {clockLeft} from './attention.js';
 import {clockText, h, scrollWithin} from './kit.js';
 import {reviewPanel} from './review.js';
 import {seatRating} from './seat_rating.js';
@@ -43,6 +44,7 @@ export const panel = {
       const left = c.remaining[seat] - (active && c.running === seat ? elapsed : 0);
       el.textContent = clockText(left);
       el.classList.toggle('low', left < 20);
+      if (active && c.running === seat && this.solo && this.mine(seat)) clockLeft(this.id, left);
     });
   },
 

@@ -1,5 +1,5 @@
-// Page-wide services: the screen-reader announcer, optional sounds (off by
-// default), the theme switch and small formatting helpers.
+// Page-wide services: the screen-reader announcer, sounds (on by default; the
+// header's switch turns them off), the theme switch and small formatting helpers.
 
 import {h} from './kit.js';
 
@@ -15,15 +15,16 @@ export function announce(text) {
 let audio = null;
 
 export function soundOn() {
-  return localStorage.getItem('sansu.sound') === 'on';
+  return localStorage.getItem('sansu.sound') !== 'off';
 }
 
-/** A short tone for a move (`kind`: 'move', 'mine', 'end', 'error'); silent unless enabled. */
+/** A short tone (`kind`: 'move', 'mine', 'turn', 'low', 'end', 'error'); silent when turned off. */
 export function playSound(kind = 'move') {
   if (!soundOn()) return;
   try {
     audio = audio || new AudioContext();
-    const tones = {move: [520, 0.06], mine: [660, 0.06], end: [392, 0.35], error: [180, 0.12]};
+    const tones = {move: [520, 0.06], mine: [660, 0.06], turn: [784, 0.09], low: [880, 0.25],
+      end: [392, 0.35], error: [180, 0.12]};
     const [freq, length] = tones[kind] || tones.move;
     const osc = audio.createOscillator();
     const gain = audio.createGain();

@@ -1,0 +1,79 @@
+"""Told when it is your move: the tab's title and icon, sounds on by default, and
+browser notifications (opt-in) while the tab is hidden."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from tests.web.helpers import Player
+
+FAKE_NOTIFICATIONS = """
+window.__notes = [];
+window.Notification = class {
+  constructor(title, options) { window.__notes.push([title, options.body]); }
+  close() {}
+  static permission = 'granted';
+  static requestPermission() { return Promise.resolve('granted'); }
+};
+"""
+
+
+def test_the_title_and_icon_say_when_it_is_your_move(browser: Any, server_url: str) -> None:
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    context.add_init_script(FAKE_NOTIFICATIONS)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    try:
+        page.goto(f"{server_url}/#/")
+        page.wait_for_selector("html[data-ready]")
+        # Sounds are on by default; notifications wait for the player's yes.
+        assert page.get_attribute("#sound-toggle", "aria-pressed") == "true"
+        assert page.get_attribute("#notify-toggle", "aria-pressed") == "false"
+        page.click("#notify-toggle")
+        page.wait_for_selector("#notify-toggle[aria-pressed=true]")
+        assert not page.title().startswith("(")
+
+        player = Player(page, server_url)
+        player.start("uttt")
+        page.wait_for_function("() => document.title.startsWith('(1) Your move · ')")
+        assert page.title() == "(1) Your move · Ultimate Tic-Tac-Toe — sansu"
+        assert page.get_attribute("link[rel=icon]", "href") == "favicon-move.svg"
+        # The tab goes to the background; the computer's reply brings the turn back.
+        page.evaluate("Object.defineProperty(document, 'hidden', {get: () => true})")
+        player.play("r5c5")
+        player.wait_ply(2)
+        page.wait_for_function("() => window.__notes.length === 1")
+        title, body = page.evaluate("window.__notes[0]")
+        assert title == "Your move" and body.startswith("Ultimate Tic-Tac-Toe: ")
+        assert page.title().startswith("(1) Your move · ")
+        # Over: nothing waits any more.
+        page.on("dialog", lambda dialog: dialog.accept())
+        page.click("[data-action=resign]")
+        page.wait_for_selector("[data-testid=status].over")
+        page.wait_for_function("() => !document.title.startsWith('(')")
+        assert page.get_attribute("link[rel=icon]", "href") == "favicon.svg"
+        assert page.evaluate("window.__notes.length") == 1
+        assert not errors, errors
+    finally:
+        context.close()
+
+
+def test_a_page_left_forgets_its_game_and_friends_on_one_screen_are_not_told(
+    browser: Any, server_url: str
+) -> None:
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    page = context.new_page()
+    try:
+        player = Player(page, server_url)
+        player.start("uttt")
+        page.wait_for_function("() => document.title.startsWith('(1) Your move · ')")
+        page.goto(f"{server_url}/#/lobby")
+        page.wait_for_function("() => document.title === 'Lobby — sansu'")
+        assert page.get_attribute("link[rel=icon]", "href") == "favicon.svg"
+        player.start("uttt", mode="local")
+        page.wait_for_selector("[data-testid=status] span")
+        assert re.fullmatch(r"Ultimate Tic-Tac-Toe — sansu", page.title())
+    finally:
+        context.close()
