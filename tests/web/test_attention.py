@@ -77,3 +77,37 @@ def test_a_page_left_forgets_its_game_and_friends_on_one_screen_are_not_told(
         assert re.fullmatch(r"Ultimate Tic-Tac-Toe — sansu", page.title())
     finally:
         context.close()
+
+
+def test_the_playing_strip_leads_a_signed_in_player_to_the_game_that_waits(
+    browser: Any, server_url: str
+) -> None:
+    from tests.web.test_ratings import new_page, rated_between
+
+    pa = new_page(browser, {"width": 1280, "height": 800})
+    pb = new_page(browser, {"width": 390, "height": 844})
+    try:
+        _alice, _bob, game_id = rated_between(pa, pb, server_url)
+        chip = f"[data-testid=playing-strip] a[data-game-id='{game_id}']"
+        pb.goto(f"{server_url}/#/lobby")
+        pb.wait_for_selector(chip)
+        assert pb.inner_text(chip).endswith("· waiting")
+        assert not pb.title().startswith("(")
+        pa.goto(f"{server_url}/#/watch")
+        pa.wait_for_selector(f"{chip}.your-turn")
+        assert pa.title().startswith("(1) Your move · ")
+        # At the top of the page on a phone: above everything the page shows.
+        pb.goto(f"{server_url}/#/")
+        pb.wait_for_selector("[data-testid=playing-strip]:not([hidden])")
+        top = pb.locator("[data-testid=playing-strip]").bounding_box()["y"]
+        assert top < pb.locator("#main").bounding_box()["y"]
+        pa.click(chip)
+        pa.wait_for_url(re.compile(rf"#/play/{game_id}$"))
+        Player(pa, server_url).play("r5c5")
+        pb.goto(f"{server_url}/#/watch")
+        pb.wait_for_selector(f"{chip}.your-turn")
+        pb.wait_for_function("() => document.title.startsWith('(1) Your move · ')")
+        assert not pa.js_errors and not pb.js_errors
+    finally:
+        pa.context.close()
+        pb.context.close()

@@ -6,6 +6,7 @@
 
 import {notificationSwitch} from './attention.js';
 import {renderGallery} from './gallery.js';
+import {startPlayingStrip} from './playing.js';
 import {route, startRouter} from './router.js';
 import {setupToggles} from './ui.js';
 
@@ -26,6 +27,7 @@ async function start() {
   setupToggles();
   const notify = notificationSwitch();
   document.getElementById('sound-toggle')?.before(...(notify ? [notify] : []));
+  startPlayingStrip();
   const pages = await Promise.allSettled([import('./home.js'), import('./play.js'),
     import('./lobby.js'), import('./account.js'), import('./seeks.js'),
     import('./bots.js'), import('./analysis.js'), import('./tournament.js'), import('./ratings.js')]);
