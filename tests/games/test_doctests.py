@@ -5,7 +5,12 @@ import importlib
 
 import pytest
 
-MODULES = ["sansu.games.challenge.rounds", "sansu.games.sumodoku.setup"]
+MODULES = [
+    "sansu.games.challenge.rounds",
+    "sansu.games.sumodoku.setup",
+    "sansu.envs.symmetry",
+    "sansu.envs.vector",
+]
 
 
 @pytest.mark.parametrize("name", MODULES)

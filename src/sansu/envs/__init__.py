@@ -4,6 +4,8 @@
 * :func:`gym_env` — a Gymnasium ``Env``: one agent against a sansu computer level;
 * :class:`VectorEnv` — batches of Ultimate Tic-Tac-Toe, Sansumoku or 35 stepped
   in compiled code;
+* :class:`Symmetries` — the 8 symmetries of the square board, for observations,
+  masks and policies (:mod:`sansu.envs.symmetry`);
 * ``import sansu.envs.openspiel`` registers the five games with OpenSpiel.
 
 One encoding of actions serves them all (:mod:`sansu.envs.encoding`). The
@@ -15,7 +17,7 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["VectorEnv", "gym_env", "pettingzoo_env"]
+__all__ = ["Symmetries", "VectorEnv", "gym_env", "pettingzoo_env"]
 
 
 def pettingzoo_env(game_id: str, **options: Any) -> Any:
@@ -40,4 +42,8 @@ def __getattr__(name: str) -> Any:
         from sansu.envs.vector import VectorEnv
 
         return VectorEnv
+    if name == "Symmetries":
+        from sansu.envs.symmetry import Symmetries
+
+        return Symmetries
     raise AttributeError(f"module 'sansu.envs' has no attribute {name!r}")
