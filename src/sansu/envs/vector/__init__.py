@@ -36,7 +36,8 @@ class Batch(NamedTuple):
     observation: np.ndarray
     """int8, ``num_envs × planes × cells`` (the planes are listed per game in docs/research.md)."""
     legal_action_mask: np.ndarray
-    """bool, ``num_envs × num_actions``: the legal actions of the player to move."""
+    """int8, ``num_envs × num_actions``: 1 for each legal action of the player to move (the
+    masks of every sansu environment are int8, as PettingZoo's and Gymnasium's are)."""
     current_player: np.ndarray
     """int8, ``num_envs``: who moves next (0 in a game that has just been started again)."""
     rewards: np.ndarray
@@ -99,7 +100,7 @@ class VectorEnv:
         self._shape = (num_envs,)
         self._out = Batch(
             np.zeros((num_envs, *self.observation_shape), dtype=np.int8),
-            np.zeros((num_envs, self.num_actions), dtype=np.bool_),
+            np.zeros((num_envs, self.num_actions), dtype=np.int8),
             np.zeros(num_envs, dtype=np.int8),
             np.zeros((num_envs, 2), dtype=np.float32),
             np.zeros(num_envs, dtype=np.bool_),
