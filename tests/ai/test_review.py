@@ -256,3 +256,32 @@ def test_a_position_with_one_forced_move_takes_its_value_from_after_the_move() -
     assert analysis.best == "sudoku" and analysis.pv == ("sudoku",)
     assert analysis.chance == after.chances[mover] and analysis.proven == after.proven
     assert analysis.chances is not None and sum(analysis.chances) == pytest.approx(1.0)
+
+
+def test_accuracy_follows_the_drops_of_each_players_moves() -> None:
+    from sansu.ai.review import game_accuracy, move_accuracy
+
+    assert move_accuracy(0.0) == pytest.approx(100.0, abs=0.01)
+    assert move_accuracy(0.1) == pytest.approx(63.8, abs=0.5)
+    assert 0.0 <= move_accuracy(1.0) < 2.0
+    steps = [move_accuracy(d) for d in (0.0, 0.0, 0.02, 0.05)]
+    assert all(a > b for a, b in zip(steps, steps[2:], strict=False))
+    clean = game_accuracy([100.0] * 10)
+    one_blunder = game_accuracy([100.0] * 9 + [move_accuracy(0.4)])
+    assert clean == pytest.approx(100.0) and one_blunder is not None
+    # One blunder among good moves costs more than its share of a plain mean.
+    assert one_blunder < (900 + move_accuracy(0.4)) / 10
+    assert game_accuracy([]) is None
+
+
+def test_a_review_gives_each_player_an_accuracy_from_their_own_moves() -> None:
+    moves = next(m for seed in range(200) if (m := thrown_away_win(seed)))
+    review = review_game(load_game("uttt"), moves, simulations=300, seed=1)
+    data = review.to_dict()
+    accuracy = data["accuracy"]
+    assert set(accuracy) == {"0", "1"}
+    thrower = review.reviews[-2].player  # passed over a win in one
+    assert review.reviews[-2].judgement is not None
+    assert accuracy[str(thrower)] < accuracy[str(1 - thrower)]
+    per_move = [m["accuracy"] for m in data["moves_reviewed"]]
+    assert all(0.0 <= a <= 100.0 for a in per_move)

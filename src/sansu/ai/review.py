@@ -14,6 +14,7 @@ stored review can be recognised and recomputed when the format changes.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -24,8 +25,8 @@ from sansu.ai.mcts import rewards_of
 from sansu.ai.player import ComputerPlayer
 from sansu.core.protocol import Game, IllegalMove, Move, State
 
-REVIEW_VERSION = 1
-"""Bumped whenever the stored format or the meaning of its numbers changes."""
+REVIEW_VERSION = 2
+"""Bumped whenever the stored format or the meaning of its numbers changes (2: accuracy)."""
 
 INACCURACY = 0.10
 MISTAKE = 0.20
@@ -293,6 +294,24 @@ class ProgressiveAnalysis:
 # -- a whole game ---------------------------------------------------------------
 
 
+def move_accuracy(drop: float) -> float:
+    """How accurate a move was, 0–100, from the drop in the mover's winning chance (0–1):
+    lichess's curve (100 for no drop, about 65 for a drop of 10 points, 17 for 40)."""
+    value = 103.1668 * math.exp(-0.04354 * 100 * max(0.0, drop)) - 3.1669
+    return min(100.0, max(0.0, value))
+
+
+def game_accuracy(moves: Sequence[float]) -> float | None:
+    """A player's accuracy over a game: the mean of the plain and the harmonic means of
+    their moves' accuracies (lichess's, without its weights for volatile positions), so
+    that one blunder among good moves still shows."""
+    if not moves:
+        return None
+    plain = sum(moves) / len(moves)
+    harmonic = len(moves) / sum(1.0 / max(a, 1.0) for a in moves)
+    return (plain + harmonic) / 2
+
+
 @dataclass(frozen=True)
 class MoveReview:
     """One move of the game: who played it, what it cost them, and what was better."""
@@ -318,6 +337,7 @@ class MoveReview:
             "chance_before": round(self.chance_before, 4),
             "chance_after": None if self.chance_after is None else round(self.chance_after, 4),
             "drop": round(self.drop, 4),
+            "accuracy": round(move_accuracy(self.drop), 1),
             "judgement": self.judgement,
         }
 
@@ -333,6 +353,13 @@ class Review:
     seed: int
     positions: list[PositionAnalysis] = field(default_factory=list)
     reviews: list[MoveReview] = field(default_factory=list)
+
+    def accuracy(self) -> dict[int, float]:
+        """Each player's accuracy over the game (0–100), for players who moved."""
+        by_player: dict[int, list[float]] = {}
+        for r in self.reviews:
+            by_player.setdefault(r.player, []).append(move_accuracy(r.drop))
+        return {p: game_accuracy(a) or 0.0 for p, a in sorted(by_player.items())}
 
     @property
     def turning_points(self) -> list[MoveReview]:
@@ -352,6 +379,7 @@ class Review:
             "positions": [p.to_dict() for p in self.positions],
             "moves_reviewed": [r.to_dict() for r in self.reviews],
             "turning_points": [r.ply for r in self.turning_points],
+            "accuracy": {str(p): round(a, 1) for p, a in self.accuracy().items()},
         }
 
 
