@@ -84,3 +84,20 @@ def test_finished_games_leave_memory_but_not_the_store(api: Api) -> None:
     assert service.rounds.evict(gid) and gid not in service.rounds.games
     after = api.get(gid)
     assert after == before and after["state"] == active["state"] + 1
+
+
+def test_an_imported_records_moves_are_their_movers(api: Api) -> None:
+    rng = random.Random(3)
+    state = sansu.load_game("sumodoku").initial_state()
+    moves, movers = [], []
+    while not state.is_over and len(moves) < 40:
+        move = rng.choice(state.legal_moves())
+        movers.append(state.to_move)
+        moves.append(str(move))
+        state = state.play(move)
+    record = sansu.GameRecord("sumodoku", dict(state.game.options), moves, {}).to_dict()
+    r = api.client.post("/api/records", json=record)
+    assert r.status_code == 201, r.text
+    game = api.client.get(f"/api/games/{r.json()['id']}").json()
+    assert [m["seat"] for m in game["moves"]] == movers
+    assert [m["move"] for m in game["moves"]] == moves

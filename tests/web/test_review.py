@@ -54,6 +54,35 @@ def test_a_replay_is_reviewed_and_its_turning_points_jump_to_their_position(
             "n => Number(document.querySelector('.board-host')?.dataset.ply) === n",
             arg=turning[1] + 1,
         )
+    review = stored["review"]
+    # Each player's accuracy, and a legend naming the marks with their counts.
+    for player, value in review["accuracy"].items():
+        said = page.inner_text(f"[data-testid=review-accuracy] [data-accuracy='{player}']")
+        assert said.startswith(f"{round(value)}% accuracy")
+    legend = page.inner_text("[data-testid=review-legend]")
+    blunders = sum(m["judgement"] == "blunder" for m in review["moves_reviewed"])
+    assert f"?? blunder: {blunders}" in legend and "?! inaccuracy" in legend
+    assert page.locator("[data-testid=review-graph] .review-axis").count() >= 5
+    # The move list: two columns (one per player) and the marks of the judged moves.
+    assert "two-col" in page.get_attribute("[data-testid=moves]", "class")
+    first = review["moves_reviewed"][turning[0]]
+    mark = {"inaccuracy": "?!", "mistake": "?", "blunder": "??"}[first["judgement"]]
+    button = page.locator("[data-testid=moves] button").nth(turning[0])
+    assert button.inner_text().replace("\n", "") == f"{first['move']}{mark}"
+    assert first["judgement"] in button.get_attribute("aria-label")
+    # On the board, the better move of a turning point, from the position it was played in.
+    judged = next(
+        m for m in review["moves_reviewed"] if m["judgement"] and m["best"] not in (None, m["move"])
+    )
+    page.locator("[data-testid=review-graph] .turn").nth(turning.index(judged["ply"])).click()
+    page.click("[data-action=show-better]")
+    page.wait_for_function(
+        "n => Number(document.querySelector('.board-host')?.dataset.ply) === n", arg=judged["ply"]
+    )
+    assert page.get_attribute(".board-host [data-better]", "data-cell") == judged["best"]
+    assert f"better was {judged['best']}" in page.inner_text("[data-testid=better-move]")
+    assert violations(page) == []
+    page.screenshot(path=str(screenshots / "review-better-move.png"), full_page=True)
 
 
 def test_a_game_in_play_has_no_review(page: Any, server_url: str) -> None:

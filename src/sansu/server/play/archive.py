@@ -244,7 +244,10 @@ class Archive:
             except (KeyError, TypeError, ValueError):
                 result = None
         status = "finished" if result is not None else "imported"
-        moves = [PlayedMove(i + 1, m, None, now, i + 1) for i, m in enumerate(texts)]
+        # Each move is its mover's (the player to move before it), as in a game played here.
+        moves = [
+            PlayedMove(i + 1, m, states[i].to_move, now, i + 1) for i, m in enumerate(texts)
+        ]
         live = LiveGame(
             id=new_id(),
             game=game,

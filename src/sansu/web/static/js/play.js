@@ -484,6 +484,8 @@ class GamePage {
     this.board.update(v, {canPlay: live && !this.replay && this.canPlay(),
       canReport: live && !this.replay && this.g.status === 'active',
       mySeats: Object.keys(this.held).map(Number), deadline: live ? this.limitDeadline() : null});
+    const better = this.reviewNote();
+    if (better) this.banner.prepend(better);
     this.boardHost.classList.toggle('is-history', !live);
     this.boardHost.dataset.state = this.g.state;
     this.boardHost.dataset.ply = live ? this.g.moves.length : this.viewing;

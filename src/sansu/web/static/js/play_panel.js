@@ -6,7 +6,7 @@
 import {api, inviteSecret} from './api.js';
 import {clockLeft} from './attention.js';
 import {clockText, h, scrollWithin} from './kit.js';
-import {reviewPanel} from './review.js';
+import {MARKS, reviewPanel} from './review.js';
 import {seatRating} from './seat_rating.js';
 import {copyText} from './ui.js';
 
@@ -51,20 +51,54 @@ export const panel = {
   renderMoves() {
     const moves = this.g.moves;
     const current = this.viewing === null ? moves.length : this.viewing;
+    const judged = this.review?.moves_reviewed || [];
+    // Two players: a row per pair of moves, a column per player (the numbers count rows).
+    const twoCol = this.g.seats.length === 2;
+    this.movesEl.classList.toggle('two-col', twoCol);
+    let row = 0;
     this.movesEl.replaceChildren(...moves.map((m, k) => {
-      const who = m.seat === null || m.seat === undefined
-        ? (/^report /.test(m.move) ? 'spectator' : 'host') : this.seatName(m.seat);
-      return h('li', {},
-        h('span', {class: 'num'}, `${k + 1}.`),
+      const host = m.seat === null || m.seat === undefined;
+      const who = host ? (/^report /.test(m.move) ? 'spectator' : 'host') : this.seatName(m.seat);
+      if (!twoCol || m.seat !== 1 || k === 0 || moves[k - 1].seat !== 0) row += 1;
+      const j = judged[k]?.move === m.move ? judged[k].judgement : null;
+      const label = `Move ${k + 1}, ${who}: ${m.move}${j ? `, ${j} (${MARKS[j]})` : ''}`;
+      return h('li', {'data-seat': host ? null : String(m.seat), class: host ? 'by-host' : null},
+        h('span', {class: 'num'}, `${twoCol ? row : k + 1}.`),
         h('span', {class: 'mover'}, h('span', {class: 'swatch-sm', 'aria-hidden': 'true',
-          style: m.seat === null || m.seat === undefined ? ''
-            : `background:${this.mod.meta.playerColour(m.seat)}`}), who),
+          style: host ? '' : `background:${this.mod.meta.playerColour(m.seat)}`}), who),
         h('button', {type: 'button', 'aria-current': String(current === k + 1),
-          'aria-label': `Move ${k + 1}, ${who}: ${m.move}`, onclick: () => this.show(k + 1)}, m.move));
+          'aria-label': label, onclick: () => this.show(k + 1)}, m.move,
+        j ? h('span', {class: `judgement ${j}`, 'aria-hidden': 'true'}, MARKS[j]) : null));
     }));
     const cur = this.movesEl.querySelector('[aria-current="true"]');
     if (this.viewing !== null && cur) scrollWithin(this.movesEl, cur);
     else this.movesEl.scrollTop = this.movesEl.scrollHeight;
+  },
+
+  /** The review's word on the position shown: the better move where a move went wrong. */
+  reviewNote() {
+    const judged = this.review?.moves_reviewed;
+    this.boardHost.querySelectorAll('[data-better]').forEach((el) => el.removeAttribute('data-better'));
+    if (!judged || this.viewing === null) return null;
+    const played = judged[this.viewing - 1];  // the move that led here
+    const next = judged[this.viewing];        // the move played from here
+    const wrong = (m) => m?.judgement && m.best && m.best !== m.move;
+    if (wrong(next) && (this.betterAt === this.viewing || !wrong(played))) {
+      const cell = this.boardHost.querySelector(`[data-cell="${next.best.split('=')[0]}"]`);
+      cell?.setAttribute('data-better', '');
+      return h('span', {'data-testid': 'better-move'}, `Here ${this.seatName(next.player)} played `
+        + `${next.move} (${next.judgement}, ${MARKS[next.judgement]}); better was ${next.best}, `
+        + 'outlined on the board. ');
+    }
+    if (wrong(played)) {
+      return h('span', {'data-testid': 'better-move'}, `${played.move} was a ${played.judgement} `
+        + `(${MARKS[played.judgement]}). `, h('button', {type: 'button', class: 'btn small',
+        'data-action': 'show-better', onclick: () => {
+          this.betterAt = this.viewing - 1;
+          this.show(this.viewing - 1);
+        }}, `See the better move (${played.best})`), ' ');
+    }
+    return null;
   },
 
   canTakeBack() {
@@ -133,7 +167,11 @@ export const panel = {
     }
     this.controls.replaceChildren(...buttons);
     if (this.g.status !== 'active' && !this.reviewEl) {
-      this.reviewEl = reviewPanel(this.id, (n) => this.show(n), (p) => this.seatName(p));
+      this.reviewEl = reviewPanel(this.id, (n) => this.show(n), (p) => this.seatName(p),
+        (review) => {
+          this.review = review;
+          this.render();
+        });
       this.controls.parentElement.after(this.reviewEl);
     }
   },
