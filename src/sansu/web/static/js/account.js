@@ -48,7 +48,8 @@ async function draw(main, message, signedIn = null) {
     main.append(
       h('p', {}, 'Signed in as ', h('strong', {'data-testid': 'account-name'}, me.user.name),
         me.user.bot ? ' ' : '', me.user.bot ? botBadge() : '', '. ',
-        h('a', {href: `#/@/${encodeURIComponent(me.user.name)}`}, 'Your profile')),
+        h('a', {href: `#/@/${encodeURIComponent(me.user.name)}`}, 'Your profile'), ' · ',
+        h('a', {href: '#/settings'}, 'Settings')),
       ...await botPanels(me, redraw),
       accountForm('logout', 'Log out', [], 'Log out',
         () => call('POST', '/api/account/logout', undefined, me.csrf_token).then(() => 'Logged out.'),
@@ -65,7 +66,9 @@ async function draw(main, message, signedIn = null) {
     return;
   }
   main.append(
-    h('p', {class: 'muted'}, 'An account is optional: every game can be played without one.'),
+    h('p', {class: 'muted'}, 'An account is optional: every game can be played without one. ',
+      h('a', {href: '#/settings'}, 'Settings'), ' (theme, boards, sounds, zen mode) are kept in '
+      + 'this browser.'),
     accountForm('login', 'Log in', [
       field('login-name', 'User name', {name: 'name', autocomplete: 'username', required: true}),
       field('login-password', 'Password',

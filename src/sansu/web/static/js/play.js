@@ -14,6 +14,7 @@ import {joinPage} from './play_join.js';
 import {panel} from './play_panel.js';
 import {go, route} from './router.js';
 import {applyRatings} from './seat_rating.js';
+import {setZen} from './zen.js';
 import {announce, errorNotice, playSound} from './ui.js';
 
 route(/^\/(?:play|replay|watch)\/([\w-]+)$/, 'play', async (main, m) => {
@@ -156,14 +157,15 @@ class GamePage {
     this.connEl = h('p', {class: 'muted', 'aria-live': 'polite', style: 'margin:0;font-size:.85rem'});
     this.main.append(h('div', {class: 'game-page', 'data-game-id': this.id},
       h('div', {class: 'board-col'}, this.statusEl, this.banner, this.boardHost, this.underBoard,
-        this.explainEl),
+        this.explainEl, h('button', {type: 'button', class: 'btn small zen-exit',
+          'data-action': 'zen', onclick: () => setZen(false)}, 'Leave zen mode')),
       h('div', {class: 'side'},
         h('div', {class: 'panel'}, h('h2', {}, title), this.seatsEl, this.watchersEl, this.connEl),
         this.shareEl,
         this.board.side || null,
         h('div', {class: 'panel'}, h('h3', {}, 'Moves'), this.movesEl, this.stepper,
           h('p', {class: 'muted', style: 'margin:.4rem 0 0;font-size:.8rem'},
-            'Page Up / Page Down step through the game.')),
+            'Page Up / Page Down step through the game; Z: zen mode, the board alone.')),
         h('div', {class: 'panel'}, this.controls))));
     if (this.replay) this.board.el.classList.add('static');
     // Page Up / Page Down step through the game wherever the focus is (even nowhere).
@@ -172,6 +174,9 @@ class GamePage {
       if (e.target.closest?.('input, select, textarea, [contenteditable]')) return;
       if (e.key === 'PageUp') { e.preventDefault(); this.step(-1); }
       if (e.key === 'PageDown') { e.preventDefault(); this.step(1); }
+      if ((e.key === 'z' || e.key === 'Z') && !e.shiftKey && !e.target.closest?.('.board')) {
+        setZen(document.documentElement.dataset.zen !== 'on');
+      }
     };
     document.addEventListener('keydown', this.keyHandler);
     this.clockTimer = setInterval(() => this.renderClocks(), 250);
