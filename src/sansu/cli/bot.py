@@ -108,7 +108,10 @@ def engine_command(args: argparse.Namespace) -> list[str]:
 
 
 def run(args: argparse.Namespace) -> int:
-    import httpx
+    try:
+        import httpx
+    except ImportError:
+        raise UsageError("sansu bot needs an HTTP client: pip install 'sansu[bot]'") from None
 
     try:
         token = Path(args.token_file).read_text().strip()

@@ -8,10 +8,37 @@ import signal
 import sys
 from types import FrameType
 
-from sansu.server.base.ratelimit import ACCOUNTS, CREATES, IMPORTS, REQUESTS, SOCKETS
+try:
+    from sansu.server.base.ratelimit import ACCOUNTS, CREATES, IMPORTS, REQUESTS, SOCKETS
+except ImportError as error:  # a light install: the engines without the server
+    MISSING: str | None = error.name or "the server's libraries"
+else:
+    MISSING = None
+
+
+def register_missing(sub: argparse._SubParsersAction) -> None:
+    """``sansu serve`` of an install without the server: it says what to install."""
+    # Every argument is taken as it comes (no option prefix): the answer is the same.
+    parser = sub.add_parser(
+        "serve", help="run the game server (needs sansu[server])", prefix_chars="\x01"
+    )
+    parser.add_argument("rest", nargs="*")
+
+    def explain(args: argparse.Namespace) -> int:
+        print(
+            f"sansu serve needs the server's libraries (missing: {MISSING}):"
+            " pip install 'sansu[server]'",
+            file=sys.stderr,
+        )
+        return 2
+
+    parser.set_defaults(func=explain)
 
 
 def register(sub: argparse._SubParsersAction) -> None:
+    if MISSING is not None:
+        register_missing(sub)
+        return
     parser = sub.add_parser(
         "serve",
         help="run the game server",
