@@ -81,8 +81,10 @@ def parse(page: str, text: str) -> Diagram:
         if key == "options":
             diagram.options = json.loads(value)
             assert isinstance(diagram.options, dict), f"{page}: options must be an object"
-        elif key in ("moves", "highlight"):
-            setattr(diagram, key, value.split())
+        elif key == "moves":
+            diagram.moves = [m.strip() for m in value.split(",") if m.strip()]
+        elif key == "highlight":
+            diagram.highlight = value.split()
         else:
             setattr(diagram, key, value)
     return diagram

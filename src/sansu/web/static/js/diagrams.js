@@ -5,7 +5,8 @@
 //
 //   game: uttt                    the game id (required)
 //   options: {"rows": 4}          the game's options, a JSON object (optional)
-//   moves: r5c5 r4c4              the moves from the start, in the game's notation
+//   moves: r5c5, r4c4             the moves from the start, in the game's notation,
+//                                 separated by commas (as on the analysis board)
 //   highlight: r4c4 r3c3          cells to point at (optional)
 //   caption: X sends O …          what the diagram shows (required; inline Markdown)
 //   example: seed-routing         the rule text's worked example it shows (optional)
@@ -37,8 +38,10 @@ export function parseDiagram(text) {
       if (!spec.options || typeof spec.options !== 'object' || Array.isArray(spec.options)) {
         throw new Error(`line ${k + 1}: the options are not a JSON object`);
       }
-    } else if (key === 'moves' || key === 'highlight') {
-      spec[key] = value.split(/\s+/).filter(Boolean);
+    } else if (key === 'moves') {
+      spec.moves = value.split(',').map((x) => x.trim()).filter(Boolean);
+    } else if (key === 'highlight') {
+      spec.highlight = value.split(/\s+/).filter(Boolean);
     } else {
       spec[key] = value;
     }
