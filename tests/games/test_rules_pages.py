@@ -26,25 +26,49 @@ WORKED_EXAMPLES: dict[str, set[str]] = {
     # section, the illustration of routing (and the reply), one move that wins a
     # section, a player sent to a won section, the move that wins the game, a draw.
     "uttt": {
-        "board", "correspondence", "illustration", "illustration-reply", "win-section",
-        "win-section-after", "sent-to-won", "win-game", "draw",
+        "board",
+        "correspondence",
+        "illustration",
+        "illustration-reply",
+        "win-section",
+        "win-section-after",
+        "sent-to-won",
+        "win-game",
+        "draw",
     },
     # Sansumoku (000_*): the initial position, after Blue's first move, after
     # Orange's, "Orange must play 2", Blue about to win a section and after,
     # about to win by constraint and after, the wildcard after a move to a won
     # section, about to win the game and the game won.
     "sansumoku": {
-        "initial", "after-blue", "after-orange", "orange-plays-2", "about-to-win-section",
-        "section-won", "about-to-win-by-constraint", "won-by-constraint", "wildcard",
-        "about-to-win-game", "game-won",
+        "initial",
+        "after-blue",
+        "after-orange",
+        "orange-plays-2",
+        "about-to-win-section",
+        "section-won",
+        "about-to-win-by-constraint",
+        "won-by-constraint",
+        "wildcard",
+        "about-to-win-game",
+        "game-won",
     },
     # Sumodoku (001_*): the start (deal and spare), a placement, a duplicate
     # reported by an onlooker leaving a hole, the challenge, the last player able
     # to move, the Sudoku! claim and a claim on a grid already impossible, and
     # the variations: any colour, Sudoku X, odd/even, consecutive.
     "sumodoku": {
-        "start", "placement", "hole", "challenge", "no-legal-move", "claim",
-        "claim-impossible", "any-colour", "diagonals", "parity", "consecutive",
+        "start",
+        "placement",
+        "hole",
+        "challenge",
+        "no-legal-move",
+        "claim",
+        "claim-impossible",
+        "any-colour",
+        "diagonals",
+        "parity",
+        "consecutive",
     },
     # Sudoku Challenge (003_*): a number worth its value, the +10 for completing a
     # line or block, an error and its correction, the final round by increasing
@@ -54,8 +78,15 @@ WORKED_EXAMPLES: dict[str, set[str]] = {
     # highlighted square, an empty square at 35, opposite colours at 35 on one
     # move, over-thwarting, under-thwarting, setting up a square at 26.
     "thirtyfive": {
-        "neighbours", "surrounded", "converted", "highlighted", "empty-at-35",
-        "both-colours", "over-thwarting", "under-thwarting", "set-up",
+        "neighbours",
+        "surrounded",
+        "converted",
+        "highlighted",
+        "empty-at-35",
+        "both-colours",
+        "over-thwarting",
+        "under-thwarting",
+        "set-up",
     },
 }
 
@@ -92,8 +123,10 @@ def parse(page: str, text: str) -> Diagram:
 
 def diagrams(game: str) -> list[Diagram]:
     text = (DOCS / f"{game}.md").read_text(encoding="utf-8")
-    return [parse(game, block) for block in re.findall(r"^```diagram\n(.*?)^```", text,
-                                                        flags=re.M | re.S)]
+    return [
+        parse(game, block)
+        for block in re.findall(r"^```diagram\n(.*?)^```", text, flags=re.M | re.S)
+    ]
 
 
 ALL = [d for g in GAMES for d in diagrams(g)]
@@ -147,8 +180,16 @@ def test_the_player_page_links_its_reference_and_leaves_out_the_programmers_term
     text = (DOCS / f"{game}.md").read_text(encoding="utf-8")
     assert f"(reference/{game}.md)" in text
     outside = re.sub(r"^```diagram\n.*?^```", "", text, flags=re.M | re.S)
-    for term in ("player 0", "player 1", "--json", "sansu show", "tests/", "random.Random",
-                 "to_dict", "legal_moves"):
+    for term in (
+        "player 0",
+        "player 1",
+        "--json",
+        "sansu show",
+        "tests/",
+        "random.Random",
+        "to_dict",
+        "legal_moves",
+    ):
         assert term not in outside, f"{game}: {term!r} belongs in the reference"
     reference = DOCS / "reference" / f"{game}.md"
     assert reference.is_file() and f"(../{game}.md)" in reference.read_text(encoding="utf-8")

@@ -101,7 +101,9 @@ def test_sansumoku_first_move_is_explained_in_words_not_81_hints(
                     headers: {'Content-Type': 'application/json'},
                     body: JSON.stringify({game: 'sansumoku', moves})}).then(r => r.json());
                 const out = [];
-                for (const moves of [[], ['r4c4']]) out.push(board.statusDetail((await post(moves)).view));
+                for (const moves of [[], ['r4c4']]) {
+                    out.push(board.statusDetail((await post(moves)).view));
+                }
                 return out;
             }"""
         )

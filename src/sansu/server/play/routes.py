@@ -182,7 +182,9 @@ MARKDOWN_ANSWERS: dict[int | str, dict[str, Any]] = {
 }
 
 
-@router.get("/catalog/{game}/rules", tags=["games"], response_model=None, responses=MARKDOWN_ANSWERS)
+@router.get(
+    "/catalog/{game}/rules", tags=["games"], response_model=None, responses=MARKDOWN_ANSWERS
+)
 async def get_rules(game: GameName) -> MarkdownResponse:
     """How to play a game, for players, as Markdown (``docs/rules/GAME.md``)."""
     text = rules_markdown(game_class(game).id)

@@ -68,7 +68,8 @@ const CSS = `
 .diagram .diagram-board .board { width: 100%; }
 .diagram figcaption { font-size: .95rem; }
 .diagram figcaption .open { display: inline-block; margin-top: .2rem; white-space: nowrap; }
-.diagram .cell.diagram-mark { box-shadow: inset 0 0 0 max(3px, 1cqw) var(--focus); }
+.diagram .cell.diagram-mark { outline: max(3px, 1cqw) solid var(--focus);
+  outline-offset: calc(-1 * max(3px, 1cqw)); }
 .diagram-error { color: var(--win-red); }
 `;
 
