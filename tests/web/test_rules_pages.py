@@ -125,3 +125,31 @@ def test_sansumoku_first_move_is_explained_in_words_not_81_hints(
         assert second.locator(".cell.is-open").all_inner_texts() == ["1"] * 9
     finally:
         close(page)
+
+
+def test_a_diagram_that_cannot_be_read_or_played_says_why(browser: Any, server_url: str) -> None:
+    page = new_page(browser, PHONE)
+    try:
+        open_page(page, server_url, "#/rules/uttt")
+        texts = page.evaluate(
+            """async () => {
+                const {renderMarkdown} = await import('./js/markdown.js');
+                const {drawDiagrams} = await import('./js/diagrams.js');
+                const out = [];
+                for (const body of ['game: uttt\\ncolour: red\\ncaption: x',
+                                    'game: uttt\\nmoves: r5c5, r5c5\\ncaption: x',
+                                    'game: uttt\\noptions: [1]\\ncaption: x']) {
+                    const box = document.createElement('div');
+                    box.innerHTML = renderMarkdown('```diagram\\n' + body + '\\n```\\n');
+                    document.querySelector('main').append(box);
+                    await drawDiagrams(box);
+                    out.push(box.textContent);
+                }
+                return out;
+            }"""
+        )
+        assert 'could not be read: line 2: expected "key: value"' in texts[0]
+        assert "could not be drawn: move 2, r5c5" in texts[1]
+        assert "could not be read: line 2: the options are not a JSON object" in texts[2]
+    finally:
+        close(page)
