@@ -4,7 +4,7 @@ completion bonus and errors (the final round, teams, chrono, moves and options a
 
 The puzzles are a solved grid with a few cells blanked (each with exactly one
 solution), so a whole game is a dozen entries. Every expected score sheet
-below was worked out by hand from the rules in ``docs/rules/challenge.md``.
+below was worked out by hand from the rules in ``docs/rules/reference/challenge.md``.
 """
 
 from __future__ import annotations
@@ -72,7 +72,7 @@ def assert_adds_up(state: ChallengeState) -> None:
         assert score == sum(row.total for row in state.sheet if row.player == player)
 
 
-# -- the worked example of docs/rules/challenge.md ----------------------------------
+# -- the worked example of docs/rules/reference/challenge.md ------------------------
 
 MAIN = "r9c9=9 r1c2=3  r9c8=7 r8c9=5  r5c5=3 r5c5=5 r4c5=6  r5c6=3 r1c1=5 r2c2=7"
 """Two players, regular, handicap, errors=original, final order increasing."""

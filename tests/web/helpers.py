@@ -160,8 +160,10 @@ STATIC_PAGES = (
     "#/archive",
     *(f"#/game/{g}" for g in GAMES),
     *(f"#/rules/{g}" for g in GAMES),
+    *(f"#/reference/{g}" for g in GAMES),
 )
-"""Every page that needs no game: the home page, the lists, each game's page and rules."""
+"""Every page that needs no game: the home page, the lists, each game's page, rules and
+reference."""
 
 
 def open_page(page: Any, base: str, address: str) -> None:

@@ -22,7 +22,8 @@ def test_sansumoku_opening_of_the_rule_text(page: Any, server_url: str, screensh
     """Blue r4c4, Orange r1c2, Blue r2c5: each time, exactly the open cells the text describes."""
     player = Player(page, server_url)
     player.start("sansumoku", mode="local")
-    assert len(open_cells(player)) == 81 and set(open_cells(player).values()) == {"1"}
+    assert len(open_cells(player)) == 81 and set(open_cells(player).values()) == {""}
+    assert "play anywhere: the first digit, a 1, may go in any cell" in player.status()
     player.play("r4c4")
     # "Orange now must play in top left section ... all cells open ... must play 1."
     assert open_cells(player) == {f"r{r}c{c}": "1" for r in (1, 2, 3) for c in (1, 2, 3)}

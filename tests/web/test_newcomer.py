@@ -62,7 +62,7 @@ def test_every_page_without_a_game_fits_and_passes_axe(browser: Any, server_url:
 def test_rules_code_blocks_scroll_with_the_keyboard(browser: Any, server_url: str) -> None:
     page = new_page(browser, PHONE)
     try:
-        open_page(page, server_url, "#/rules/uttt")
+        open_page(page, server_url, "#/reference/uttt")
         block = page.locator(".prose pre").first
         assert block.evaluate("e => e.scrollWidth > e.clientWidth")  # a board wider than a phone
         block.focus()
@@ -73,7 +73,7 @@ def test_rules_code_blocks_scroll_with_the_keyboard(browser: Any, server_url: st
     page = new_page(browser, DESKTOP)
     try:  # on a desktop the worked examples are shown whole
         for game in ("uttt", "sansumoku", "thirtyfive"):
-            open_page(page, server_url, f"#/rules/{game}")
+            open_page(page, server_url, f"#/reference/{game}")
             cut = page.evaluate(
                 "() => [...document.querySelectorAll('.prose pre')]"
                 ".filter(e => e.scrollWidth > e.clientWidth).length"

@@ -42,7 +42,7 @@ def test_static_files_name_no_missing_module() -> None:
 def test_rules_render_from_markdown(page: Any, static_url: str) -> None:
     page.goto(f"{static_url}/index.html#/gallery")
     page.wait_for_selector("html[data-ready]")
-    for path in sorted(DOCS.glob("*.md")):
+    for path in sorted([*DOCS.glob("*.md"), *DOCS.glob("reference/*.md")]):
         source = path.read_text(encoding="utf-8")
         html = page.evaluate(
             "async text => (await import('./js/markdown.js')).renderMarkdown(text)", source
@@ -53,7 +53,9 @@ def test_rules_render_from_markdown(page: Any, static_url: str) -> None:
         tables = len(re.findall(r"^ *\|\s*:?-{3,}.*\|\s*$", source, flags=re.M))  # nested too
         assert page.locator("main table").count() == tables, path.name
         assert "<script" not in html
-        assert page.locator("main li").count() >= 1
+        assert page.locator("main li").count() >= 1 or "```diagram" in source
+        diagrams = len(re.findall(r"^```diagram$", source, flags=re.M))
+        assert page.locator("main figure.diagram figcaption a.open").count() == diagrams
 
 
 def render_markdown(page: Any, static_url: str, text: str) -> str:

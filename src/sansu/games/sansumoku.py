@@ -1,6 +1,6 @@
 """Sansumoku: Ultimate Tic-Tac-Toe played with Sudoku digits.
 
-Rules as implemented (see ``docs/rules/sansumoku.md``): Blue (player 0)
+Rules as implemented (see ``docs/rules/reference/sansumoku.md``): Blue (player 0)
 moves first, anywhere. The digit is never chosen: a section's next digit is
 1 + the number of digits already in it. A cell is legal when it is empty, in
 a section the player may use, and the digit is not already in the cell's

@@ -1,6 +1,6 @@
 """Ultimate Tic-Tac-Toe: nine tic-tac-toe sections make one big board.
 
-Rules as implemented (see ``docs/rules/uttt.md``): X (player 0) moves first,
+Rules as implemented (see ``docs/rules/reference/uttt.md``): X (player 0) moves first,
 anywhere. A mark at position ``p`` of its section sends the opponent to
 section ``p``. A won or full section is closed; a player sent to a closed
 section may play any empty cell of any open section. Three won sections in a

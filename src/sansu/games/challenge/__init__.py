@@ -1,6 +1,6 @@
 """Sudoku Challenge among friends and relatives: 2–5 players fill one Sudoku for points.
 
-Rules as implemented (see ``docs/rules/challenge.md``): every round each
+Rules as implemented (see ``docs/rules/reference/challenge.md``): every round each
 player in turn makes the round's count of entries (``sequence``: regular
 1,2,3,1,2,3…, shortened 1,2,3,3…, express 3,3…). A correct entry is placed
 and scores its digit; completing a row, column or box scores +10 once per

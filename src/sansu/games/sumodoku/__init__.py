@@ -1,6 +1,6 @@
 """Sumodoku: two players build one Sudoku out of coloured pieces.
 
-Rules as implemented (see ``docs/rules/sumodoku.md``): colours are the
+Rules as implemented (see ``docs/rules/reference/sumodoku.md``): colours are the
 digits 1–9, nine pieces each. Each player owns four colours and four pieces
 of a shared ninth colour; the last piece is the spare. A turn places one of
 the mover's pieces (``r5c5=7``) on an empty cell, never repeating a colour in

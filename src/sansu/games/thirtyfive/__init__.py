@@ -1,6 +1,6 @@
 """35: numbers 1–9 on a grid; a square whose neighbours add up to exactly 35 takes them over.
 
-Rules as implemented (see ``docs/rules/thirtyfive.md``): Red (player 0) and
+Rules as implemented (see ``docs/rules/reference/thirtyfive.md``): Red (player 0) and
 Blue take turns placing a number 1–9 on an empty square of a ``rows`` × ``cols``
 board (8×8 by default). The number takes the square's highlight colour if it
 has one, else the mover's colour. After a placement, every filled square whose

@@ -39,7 +39,7 @@ from sansu.server.play.privacy import (
     private_default,
 )
 from sansu.server.play.rated import end_ratings
-from sansu.server.play.rules import rules_markdown
+from sansu.server.play.rules import reference_markdown, rules_markdown
 from sansu.server.play.service import GameService
 from sansu.server.play.views import catalog, game_json
 
@@ -175,21 +175,33 @@ async def get_catalog() -> dict[str, Any]:
     return catalog()
 
 
+MARKDOWN_ANSWERS: dict[int | str, dict[str, Any]] = {
+    200: {"content": {"text/markdown": {"schema": {"type": "string"}}}},
+    404: {"model": ErrorBody},
+    422: {"model": ErrorBody},
+}
+
+
 @router.get(
-    "/catalog/{game}/rules",
-    tags=["games"],
-    response_model=None,
-    responses={
-        200: {"content": {"text/markdown": {"schema": {"type": "string"}}}},
-        404: {"model": ErrorBody},
-        422: {"model": ErrorBody},
-    },
+    "/catalog/{game}/rules", tags=["games"], response_model=None, responses=MARKDOWN_ANSWERS
 )
 async def get_rules(game: GameName) -> MarkdownResponse:
-    """The rules of a game, as Markdown (``docs/rules/GAME.md``)."""
+    """How to play a game, for players, as Markdown (``docs/rules/GAME.md``)."""
     text = rules_markdown(game_class(game).id)
     if text is None:
         raise ApiError(404, "no_rules", f"the rules of {game!r} are not installed here")
+    return MarkdownResponse(text)
+
+
+@router.get(
+    "/catalog/{game}/reference", tags=["games"], response_model=None, responses=MARKDOWN_ANSWERS
+)
+async def get_reference(game: GameName) -> MarkdownResponse:
+    """A game's reference for programmers (notation, options, JSON), as Markdown
+    (``docs/rules/reference/GAME.md``)."""
+    text = reference_markdown(game_class(game).id)
+    if text is None:
+        raise ApiError(404, "no_reference", f"the reference of {game!r} is not installed here")
     return MarkdownResponse(text)
 
 

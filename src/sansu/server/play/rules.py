@@ -1,4 +1,4 @@
-"""Where the rules pages are read from (the web app shows them): one function, one place."""
+"""Where the rules pages are read from (the web app shows them): one module, one place."""
 
 from __future__ import annotations
 
@@ -9,8 +9,15 @@ RULES = Path(__file__).resolve().parents[2] / "rules"
 
 
 def rules_markdown(game_id: str) -> str | None:
-    """The rules of ``game_id`` as Markdown, or ``None`` when they are not installed."""
-    path = RULES / f"{game_id}.md"
-    if not path.is_file():
-        return None
-    return path.read_text(encoding="utf-8")
+    """How to play ``game_id``, for players, as Markdown, or ``None`` when not installed."""
+    return _read(RULES / f"{game_id}.md")
+
+
+def reference_markdown(game_id: str) -> str | None:
+    """The programmers' reference of ``game_id`` (notation, options, JSON) as Markdown,
+    or ``None`` when not installed."""
+    return _read(RULES / "reference" / f"{game_id}.md")
+
+
+def _read(path: Path) -> str | None:
+    return path.read_text(encoding="utf-8") if path.is_file() else None

@@ -23,8 +23,10 @@ const CSS = `
 .ch .cell { font-size: calc(100cqw / 9 * .56); }
 .ch .cell.given { font-weight: 800; color: var(--fg); }
 .ch .cell.entry { font-weight: 600; color: var(--seat); }
-.ch .cell .seat-no { position: absolute; right: 7%; bottom: 5%; font-size: .3em; font-weight: 700;
-  color: var(--seat); }
+/* The seat number is drawn, not written, so that a cell's text is its digit alone, as its
+   label says (a label must contain the text shown). */
+.ch .cell[data-seat]::after { content: attr(data-seat); position: absolute; right: 7%; bottom: 5%;
+  font-size: .3em; font-weight: 700; color: var(--seat); }
 .ch .cell .wrong { position: absolute; left: 7%; top: 5%; font-size: .4em; color: var(--danger);
   text-decoration: line-through; font-weight: 700; letter-spacing: .05em; }
 .ch .cell.required { box-shadow: inset 0 0 0 max(3px, .7cqw) var(--danger); }
@@ -246,6 +248,7 @@ function draw(grid, v, hinted = null) {
     el.className = 'cell';
     if (i === grid.selected) el.classList.add('is-selected');
     el.style.removeProperty('--seat');
+    el.removeAttribute('data-seat');
     const parts = [];
     let label;
     if (cell && cell.player === null) {
@@ -255,7 +258,8 @@ function draw(grid, v, hinted = null) {
     } else if (cell) {
       el.classList.add('entry');
       el.style.setProperty('--seat', `var(--seat-${cell.player % 5})`);
-      parts.push(String(cell.value), h('span', {class: 'seat-no', 'aria-hidden': 'true'}, cell.player + 1));
+      parts.push(String(cell.value));
+      el.dataset.seat = String(cell.player + 1);
       label = `${name}: ${cell.value}, entered by player ${cell.player + 1}`;
     } else {
       label = `${name}: empty`;

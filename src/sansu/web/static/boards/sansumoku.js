@@ -1,6 +1,7 @@
 // Sansumoku board: a Sudoku grid of nine sections. Blue and orange digits;
 // every open cell shows, in the light colour of the player to move, the digit
-// that must be played there; the most recent move is highlighted in the
+// that must be played there (except when every cell is open, at the first
+// move: then the status line says so in words); the most recent move is highlighted in the
 // mover's colour; won sections are tinted in the winner's colour, those won
 // by constraint carry a greyed circle; the winning line is a heavy red stripe.
 
@@ -71,10 +72,26 @@ export function createBoard(ctx) {
   };
 }
 
+/**
+ * The digit every empty cell would take when all of them are open to the player
+ * to move with the same digit (the first move: a 1 anywhere), else null.
+ */
+function sameEverywhere(v, legal) {
+  if (!legal.size || legal.size !== v.cells.filter((c) => !c).length) return null;
+  const digits = new Set((v.allowed_sections || []).map((k) => v.sections?.[k]?.next_digit));
+  return digits.size === 1 ? [...digits][0] ?? null : null;
+}
+
 function detail(v) {
   if (v.result || v.to_move === null) return '';
   const allowed = v.allowed_sections || [];
-  if (v.wildcard || allowed.length > 1) return 'wildcard: any open section';
+  const everywhere = sameEverywhere(v, movesByCell(v));
+  if (everywhere !== null) {
+    return `play anywhere: ${v.ply ? 'the' : 'the first'} digit, a ${everywhere}, may go in any cell`;
+  }
+  if (v.wildcard || allowed.length > 1) {
+    return 'wildcard: play in any open section';
+  }
   const s0 = allowed[0];
   const d = v.sections?.[s0]?.next_digit;
   return `must play ${d === undefined ? '' : `a ${d} `}in the ${SECTION_NAMES[s0]} section`;
@@ -106,6 +123,9 @@ function whyNot(v, move) {
 
 function draw(grid, v) {
   const legal = movesByCell(v);
+  // When every empty cell is open (the first move) a digit in each would only
+  // repeat the status line: the board stays clean.
+  const quiet = sameEverywhere(v, legal) !== null;
   const last = v.last_move ? cellIndex(v.last_move) : -1;
   const mover = v.to_move;
   grid.clearLayers();
@@ -159,7 +179,7 @@ function draw(grid, v) {
         + `${cell.value}${i === last ? ', the last move' : ''}`);
     } else if (legal.has(name)) {
       const d = sections[sec]?.next_digit;
-      el.textContent = String(d);
+      el.textContent = quiet ? '' : String(d);
       el.classList.add('is-open');
       el.dataset.hint = mover;
       el.setAttribute('aria-label', `${name}, ${where}: open, ${COLOURS[mover]} may play a ${d}`);

@@ -6,6 +6,7 @@ import {account, api, heldSeats, keepInvite, keepSeats, myGameIds} from './api.j
 import {catalog, gameInfo, games, levelRatings} from './catalog.js';
 import {boardModule} from './games.js';
 import {h} from './kit.js';
+import {drawDiagrams} from './diagrams.js';
 import {renderMarkdown} from './markdown.js';
 import {go, route} from './router.js';
 import {ago, errorNotice} from './ui.js';
@@ -103,19 +104,35 @@ route(/^\/game\/([\w-]+)$/, 'home', async (main, m) => {
 route(/^\/rules\/([\w-]+)$/, 'home', async (main, m) => {
   const info = await gameInfo(m[1]);
   const mod = await boardModule(info.id || m[1]);
-  document.title = `Rules of ${info.title || mod.meta.title} — sansu`;
+  document.title = `How to play ${info.title || mod.meta.title} — sansu`;
   const rules = h('article', {class: 'prose'}, h('p', {class: 'muted'}, 'Loading the rules…'));
   main.append(h('p', {}, h('a', {class: 'btn', href: `#/game/${info.id || m[1]}`},
     `Play ${info.title || mod.meta.title}`)), rules);
   loadRules(info.id || m[1], rules);
 });
 
-async function loadRules(id, target) {
+route(/^\/reference\/([\w-]+)$/, 'home', async (main, m) => {
+  const info = await gameInfo(m[1]);
+  const mod = await boardModule(info.id || m[1]);
+  const title = info.title || mod.meta.title;
+  document.title = `${title}: reference for programmers — sansu`;
+  const text = h('article', {class: 'prose'}, h('p', {class: 'muted'}, 'Loading the reference…'));
+  main.append(h('p', {}, h('a', {class: 'btn', href: `#/rules/${info.id || m[1]}`},
+    `How to play ${title}`)), text);
+  loadRules(info.id || m[1], text, 'reference');
+});
+
+/** Draws a game's rules page (`what` = 'rules') or its reference for programmers into `target`. */
+async function loadRules(id, target, what = 'rules') {
   try {
-    const text = await api.rules(id);
-    target.innerHTML = renderMarkdown(text);
+    const res = await fetch(`/api/catalog/${encodeURIComponent(id)}/${what}`,
+      {headers: {Accept: 'text/markdown, text/plain'}});
+    if (!res.ok) throw new Error(`the server answered ${res.status}`);
+    target.innerHTML = renderMarkdown(await res.text());
+    await drawDiagrams(target);
   } catch (error) {
-    target.replaceChildren(errorNotice(`The rules could not be loaded: ${error.message}`));
+    target.replaceChildren(errorNotice(`The ${what === 'rules' ? 'rules' : 'reference'} could `
+      + `not be loaded: ${error.message}`));
   }
 }
 
