@@ -259,7 +259,7 @@ def test_a_position_with_one_forced_move_takes_its_value_from_after_the_move() -
 
 
 def test_accuracy_follows_the_drops_of_each_players_moves() -> None:
-    from sansu.ai.review import game_accuracy, move_accuracy
+    from sansu.ai.accuracy import game_accuracy, move_accuracy
 
     assert move_accuracy(0.0) == pytest.approx(100.0, abs=0.01)
     assert move_accuracy(0.1) == pytest.approx(63.8, abs=0.5)
