@@ -111,3 +111,47 @@ def test_the_playing_strip_leads_a_signed_in_player_to_the_game_that_waits(
     finally:
         pa.context.close()
         pb.context.close()
+
+
+def test_a_person_challenges_another_by_name_from_their_profile(
+    browser: Any, server_url: str
+) -> None:
+    import uuid
+
+    from tests.web.test_ratings import new_page, sign_up
+
+    pa = new_page(browser, {"width": 1280, "height": 800})
+    pb = new_page(browser, {"width": 390, "height": 844})
+    try:
+        alice, bob = f"a{uuid.uuid4().hex[:8]}", f"b{uuid.uuid4().hex[:8]}"
+        sign_up(pa, server_url, alice)
+        sign_up(pb, server_url, bob)
+        for answer in ("decline", "accept"):
+            pa.goto(f"{server_url}/#/@/{bob}")
+            pa.wait_for_selector("#challenge-game")
+            pa.select_option("#challenge-game", "uttt")
+            pa.fill("#challenge-minutes", "0")
+            pa.select_option("#challenge-seat", "0")
+            pa.click("form[aria-labelledby=challenge-h] button[type=submit]")
+            pa.wait_for_selector("[data-action=cancel-challenge]")
+            pb.goto(f"{server_url}/#/watch")  # any page: the strip shows the challenge
+            offer = pb.locator("[data-testid=playing-strip] .challenge")
+            offer.wait_for()
+            assert offer.inner_text().startswith(f"{alice} challenges you: Ultimate Tic-Tac-Toe")
+            pb.click(f"[data-testid=playing-strip] [data-action={answer}-challenge]")
+            if answer == "decline":
+                pa.wait_for_selector("[data-testid=challenge-status]:has-text('declined')")
+                pb.wait_for_selector("[data-testid=playing-strip] .challenge", state="detached")
+        pb.wait_for_url(re.compile(r"#/play/\w+$"))
+        pa.wait_for_url(re.compile(r"#/play/\w+$"))
+        assert pa.url.rsplit("/", 1)[1] == pb.url.rsplit("/", 1)[1]
+        Player(pa, server_url).play("r5c5")
+        Player(pb, server_url).wait_ply(1)
+        # One's own profile offers no challenge, and a bot's sends to the bot's page.
+        pa.goto(f"{server_url}/#/@/{alice}")
+        pa.wait_for_selector(".profile-name")
+        assert pa.locator("#challenge-game").count() == 0
+        assert not pa.js_errors and not pb.js_errors
+    finally:
+        pa.context.close()
+        pb.context.close()

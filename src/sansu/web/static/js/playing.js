@@ -1,15 +1,18 @@
 // The playing strip, as lichess's: a signed-in player's games in progress at the
 // top of every page, those waiting for their move first and marked, each a link
-// to its game. It refreshes on every page change and every 15 s (a minute in a
-// hidden tab) from one light call (GET /api/account/games), and tells the tab's
+// to its game, and the challenges made to them, to accept or decline. It refreshes on every page change and every 15 s (a minute in a
+// hidden tab) from two light calls (GET /api/account/games, GET /api/challenges), and tells the tab's
 // title and the notifications (attention.js) of every game that waits, so that a
 // correspondence game whose turn comes while you read another page is not missed.
 // The game shown on the page is that page's to tell.
 
-import {account, api} from './api.js';
+import {account, api, keepSeats} from './api.js';
 import {turn} from './attention.js';
 import {boardModule} from './games.js';
 import {h, installStyle} from './kit.js';
+import {go} from './router.js';
+import {call} from './session.js';
+import {announce} from './ui.js';
 
 const EVERY_MS = 15_000;
 const HIDDEN_EVERY_MS = 60_000;
@@ -25,6 +28,7 @@ const CSS = `
 .playing-strip a.your-turn { border-color: var(--focus); font-weight: 700;
   background: color-mix(in srgb, var(--focus) 14%, transparent); }
 .playing-strip a[aria-current="page"] { outline: 2px solid var(--focus); }
+.playing-strip .challenge { white-space: nowrap; font-weight: 600; }
 `;
 
 let strip = null;
@@ -39,11 +43,14 @@ function currentGame() {
 async function refresh() {
   clearTimeout(timer);
   timer = setTimeout(refresh, document.hidden ? HIDDEN_EVERY_MS : EVERY_MS);
-  const {user} = await account();
+  const {user, csrf_token: csrf} = await account();
   let games = [];
+  let asked = [];
   if (user) {
     try {
       games = (await api.myGames()).games;
+      asked = (await call('GET', '/api/challenges')).challenges
+        .filter((c) => c.status === 'open' && c.dest.id === user.id);
     } catch {
       return;  // the server is away for a moment: keep what is shown
     }
@@ -60,8 +67,32 @@ async function refresh() {
       'data-game-id': g.id, 'aria-current': g.id === here ? 'page' : null},
     title, g.your_turn ? ' · your move' : ' · waiting');
   }));
-  strip.replaceChildren(h('span', {class: 'label'}, 'Playing:'), ...links);
-  strip.hidden = !links.length;
+  const challenges = await Promise.all(asked.map(async (c) => {
+    const title = (await boardModule(c.game)).meta.title;
+    const answer = async (how) => {
+      try {
+        const done = await call('POST', `/api/challenge/${c.id}/${how}`, undefined, csrf);
+        if (how === 'accept') {
+          if (done.seat_token) keepSeats(done.game_id, [done.seat], done.seat_token);
+          go(`#/play/${done.game_id}`);
+        } else {
+          announce(`Challenge from ${c.challenger.name} declined.`);
+          refresh();
+        }
+      } catch (error) {
+        announce(error.message);
+        refresh();
+      }
+    };
+    return h('span', {class: 'challenge', 'data-challenge-id': c.id},
+      `${c.challenger.name} challenges you: ${title}${c.rated ? ', rated' : ''} `,
+      h('button', {type: 'button', class: 'btn small primary', 'data-action': 'accept-challenge',
+        onclick: () => answer('accept')}, 'Accept'), ' ',
+      h('button', {type: 'button', class: 'btn small', 'data-action': 'decline-challenge',
+        onclick: () => answer('decline')}, 'Decline'));
+  }));
+  strip.replaceChildren(h('span', {class: 'label'}, 'Playing:'), ...challenges, ...links);
+  strip.hidden = !links.length && !challenges.length;
 }
 
 /** Puts the strip under the header and keeps it up to date. */

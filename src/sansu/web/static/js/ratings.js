@@ -5,9 +5,11 @@
 
 import {api, ApiError, errorText} from './api.js';
 import {levelRatings} from './catalog.js';
+import {challengeForm, twoPlayerGames} from './challenge.js';
 import {KNOWN_GAMES} from './games.js';
 import {h, s} from './kit.js';
 import {route} from './router.js';
+import {call} from './session.js';
 import {errorNotice} from './ui.js';
 
 const SPEED_NAMES = {untimed: 'No clock', timed: 'Clock', correspondence: 'Correspondence'};
@@ -109,6 +111,16 @@ async function profilePage(main, name) {
     h('h2', {}, 'Recent games'),
     p.recent.length ? h('ul', {class: 'recent-games'}, ...p.recent.map(recentItem))
       : h('p', {class: 'muted'}, 'No game yet.'));
+  // A signed-in person challenges another by name (a bot from its own page).
+  const me = await call('GET', '/api/account');
+  if (p.bot) {
+    main.append(h('p', {}, h('a', {href: `#/bot/${enc(p.name)}`}, `Challenge ${p.name}`)));
+  } else if (me.user && !me.user.bot && me.user.name.toLowerCase() !== p.name.toLowerCase()) {
+    const {form, stop} = challengeForm(p.name, await twoPlayerGames(), me);
+    main.append(form);
+    return stop;
+  }
+  return undefined;
 }
 
 // -- leaderboards --------------------------------------------------------------------------
