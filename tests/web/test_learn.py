@@ -21,7 +21,7 @@ SHOWN = {
     "uttt": "closed-frees",
     "sansumoku": "by-constraint",
     "sumodoku": "claim",
-    "challenge": "errors",
+    "challenge": "first-entry",
     "thirtyfive": "conversion",
 }
 """The step of each game that the screenshots show."""

@@ -116,7 +116,18 @@ def _step(game_id: str, raw: Any, number: int) -> Step:
     where = f"{game_id} step {number}"
     if not isinstance(raw, dict):
         raise LessonError(f"{where}: a step is a JSON object")
-    known = {"id", "title", "text", "options", "moves", "tasks", "solution", "wrong", "viewer"}
+    known = {
+        "id",
+        "title",
+        "text",
+        "options",
+        "moves",
+        "tasks",
+        "solution",
+        "wrong",
+        "viewer",
+        "observer",
+    }
     if unknown := set(raw) - known:
         raise LessonError(f"{where}: unknown fields {sorted(unknown)}")
     step_id = _field(raw, "id", str, where)
@@ -157,6 +168,7 @@ def _step(game_id: str, raw: Any, number: int) -> Step:
         solution=_moves(raw, "solution", where),
         wrong=tuple(wrong),
         viewer=viewer,
+        observer=_field(raw, "observer", bool, where, False),
     )
 
 

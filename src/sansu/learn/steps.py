@@ -50,6 +50,8 @@ class Step:
     wrong: tuple[Wrong, ...] = ()
     viewer: int | None = None
     """The seat whose view the board shows (``None``: a spectator's, the default)."""
+    observer: bool = False
+    """The learner watches rather than plays (a spectator's report in Sumodoku)."""
 
     def public(self) -> dict[str, Any]:
         """What a page shows of the step: not the solution (the learner finds it)."""
@@ -60,6 +62,7 @@ class Step:
             "options": dict(self.options),
             "moves": list(self.moves),
             "viewer": self.viewer,
+            "observer": self.observer,
             "tasks": [
                 {"prompt": t.prompt, "goal": describe_goal(t.goal), "replies": len(t.reply)}
                 for t in self.tasks

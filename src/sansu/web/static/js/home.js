@@ -6,7 +6,7 @@ import {account, api, heldSeats, keepInvite, keepSeats, myGameIds} from './api.j
 import {catalog, gameInfo, games, levelRatings} from './catalog.js';
 import {boardModule} from './games.js';
 import {h} from './kit.js';
-import {lessonOffer, newcomerEntry} from './learn.js';
+import {lessonOffer, newcomerEntry} from './newcomer.js';
 import {renderMarkdown} from './markdown.js';
 import {go, route} from './router.js';
 import {ago, errorNotice} from './ui.js';

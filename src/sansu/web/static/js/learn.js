@@ -16,7 +16,6 @@ import {call} from './session.js';
 import {announce, errorNotice} from './ui.js';
 
 const PROGRESS_KEY = 'sansu.lessons';
-const OFFERED_KEY = 'sansu.lessonOffered';
 const enc = encodeURIComponent;
 
 installStyle('learn', `
@@ -35,18 +34,21 @@ installStyle('learn', `
 .lesson-steps button[aria-current="step"] { border-color: var(--accent); font-weight: 600; }
 .lesson-steps .mark { flex: none; width: 1.2rem; text-align: center; }
 .lesson-steps .is-done .mark { color: var(--ok, #1a7f37); }
-.lesson-task { font-weight: 600; margin: .4rem 0 0; }
+.lesson-task { font-weight: 600; margin: 0; width: 100%; }
 .lesson-text p { margin: 0 0 .5rem; }
 .lesson-say { width: 100%; border-radius: 10px; padding: .6rem .8rem; border: 1px solid var(--border);
   background: var(--surface); min-height: 2.6rem; }
+.lesson-say:empty { display: none; }
 .lesson-say[data-kind="error"] { border-color: var(--danger); color: var(--danger); }
 .lesson-say[data-kind="missed"] { border-color: var(--accent); }
 .lesson-say[data-kind="done"] { border-color: var(--ok, #1a7f37); font-weight: 600; }
 .lesson-actions { display: flex; flex-wrap: wrap; gap: .5rem; width: 100%; }
 .lesson-type { display: flex; gap: .4rem; flex-wrap: wrap; }
 .lesson-type input { flex: 1; min-width: 8rem; }
-.newcomer { margin: .8rem 0 0; }
-.lesson-offer { display: flex; flex-wrap: wrap; gap: .6rem; align-items: center; }
+@media (max-width: 820px) {
+  .lesson-page > .side { display: contents; }
+  .lesson-page .lesson-info { order: -1; }
+}
 `);
 
 // -- progress ---------------------------------------------------------------------------
@@ -111,29 +113,6 @@ async function syncProgress() {
   }
   saveLocal(local);
   return local;
-}
-
-// -- entries elsewhere: the home page and a game's first visit --------------------------
-
-/** The home page's entry for newcomers. */
-export function newcomerEntry() {
-  return h('p', {class: 'newcomer'}, h('a', {class: 'btn primary', href: '#/learn',
-    'data-action': 'start-here'}, 'New to these games? Start here'));
-}
-
-/** On the first visit to a game's page, an offer of its lesson (once per game). */
-export function lessonOffer(game, title) {
-  let offered;
-  try { offered = JSON.parse(localStorage.getItem(OFFERED_KEY) || '[]'); } catch { offered = []; }
-  if (!Array.isArray(offered)) offered = [];
-  if (offered.includes(game)) return null;
-  localStorage.setItem(OFFERED_KEY, JSON.stringify([...offered, game]));
-  const box = h('aside', {class: 'notice lesson-offer', 'aria-label': `Learn ${title}`,
-    'data-testid': 'lesson-offer'},
-  h('span', {}, `New to ${title}? A short lesson teaches it move by move.`),
-  h('a', {class: 'btn primary small', href: `#/learn/${enc(game)}`}, `Learn ${title}`),
-  h('button', {type: 'button', class: 'btn small', onclick: () => box.remove()}, 'No thanks'));
-  return box;
 }
 
 // -- #/learn ----------------------------------------------------------------------------
@@ -201,7 +180,7 @@ class LessonPage {
     const done = new Set(this.progress[this.game] || []);
     let index = this.lesson.steps.findIndex((s) => s.id === stepId);
     if (index < 0) index = Math.max(0, this.lesson.steps.findIndex((s) => !done.has(s.id)));
-    await this.open(index);
+    await this.open(index, false);
   }
 
   stop() {
@@ -245,14 +224,14 @@ class LessonPage {
     this.taskEl = h('p', {class: 'lesson-task', 'data-testid': 'task'});
     this.stepsEl = h('ol', {class: 'lesson-steps', 'aria-label': 'Steps'});
     this.root = h('div', {class: 'game-page lesson-page'},
-      h('div', {class: 'board-col'}, this.statusEl, this.boardHost, this.underBoard,
+      h('div', {class: 'board-col'}, this.statusEl, this.taskEl, this.boardHost, this.underBoard,
         this.sayEl, h('div', {class: 'lesson-actions'}, this.retryBtn, this.nextBtn)),
       h('div', {class: 'side'},
-        h('div', {class: 'panel'},
+        h('div', {class: 'panel lesson-info'},
           h('p', {class: 'muted', style: 'margin:0'}, h('a', {href: '#/learn'}, 'Lessons'), ' › ',
             title),
           h('h1', {class: 'panel-title'}, this.lesson.title),
-          this.titleEl, this.textEl, this.taskEl),
+          this.titleEl, this.textEl),
         this.board.side || null,
         h('div', {class: 'panel'}, h('h2', {}, 'Steps'), this.stepsEl),
         h('div', {class: 'panel'}, h('h2', {}, 'Type a move'),
@@ -276,7 +255,7 @@ class LessonPage {
   }
 
   /** Sets up step `index` from its start. */
-  async open(index) {
+  async open(index, focus = true) {
     this.index = index;
     this.step = this.lesson.steps[index];
     this.moves = [];
@@ -288,7 +267,7 @@ class LessonPage {
     if (!verdict) return;
     this.show(verdict);
     this.say('', 'hint');
-    this.titleEl.focus({preventScroll: true});
+    if (focus) this.titleEl.focus({preventScroll: true});
   }
 
   async ask(moves) {
@@ -369,7 +348,8 @@ class LessonPage {
       text = over.draw ? 'Draw' : `${over.winners.map((p) => this.name(p)).join(' and ')} won`;
       if (over.reason) text += ` (${over.reason})`;
     } else {
-      text = `You play ${this.name(v.to_move)}`;
+      text = this.step.observer ? 'You are watching'
+        : `You play as ${this.name(v.to_move)}`;
     }
     const dot = h('span', {class: 'dot', 'aria-hidden': 'true'});
     dot.style.background = over || v.to_move === null ? 'transparent'
@@ -377,8 +357,9 @@ class LessonPage {
     const detail = !over && this.board.statusDetail?.(v);
     this.statusEl.replaceChildren(dot, h('span', {class: 'text'}, h('span', {class: 'lead'}, text),
       detail ? h('span', {class: 'detail'}, ` — ${detail}`) : null));
-    const canPlay = verdict.status === 'play' && !over;
-    this.board.update(v, {canPlay, canReport: canPlay, mySeats: canPlay ? [v.to_move] : [],
+    const live = verdict.status === 'play' && !over;
+    const canPlay = live && !this.step.observer;
+    this.board.update(v, {canPlay, canReport: live, mySeats: canPlay ? [v.to_move] : [],
       deadline: null});
     this.boardHost.dataset.ply = String(pos.ply);
     this.boardHost.dataset.status = verdict.status;
