@@ -117,3 +117,7 @@ def test_moves_after_a_refused_or_missed_move_are_refused() -> None:
         check("uttt", step, ["r5c6", "r1c3"])
     with pytest.raises(ValueError, match="move 1 \\(r1c1\\) already missed"):
         check("uttt", step, ["r1c1", "r1c3"])
+
+
+def test_a_game_and_its_alias_share_one_lesson() -> None:
+    assert lesson("35") is lesson("thirtyfive")

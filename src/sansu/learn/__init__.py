@@ -52,7 +52,6 @@ def lesson_games() -> list[str]:
     return [g for g in game_ids() if (DATA / f"{g}.json").is_file()]
 
 
-@cache
 def lesson(game: str) -> Lesson:
     """The lesson of ``game`` (an id or alias), loaded, checked against the format and
     played through the engine; an unknown game or a bad lesson raises ``LessonError``."""
@@ -60,6 +59,11 @@ def lesson(game: str) -> Lesson:
         game_id = game_class(game).id
     except ValueError as error:
         raise LessonError(str(error)) from None
+    return _load(game_id)
+
+
+@cache
+def _load(game_id: str) -> Lesson:
     path = DATA / f"{game_id}.json"
     if not path.is_file():
         raise LessonError(f"{game_id} has no lesson")

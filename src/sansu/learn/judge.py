@@ -10,8 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-import sansu
 from sansu.core.protocol import IllegalMove, State
+from sansu.core.registry import load_game
 from sansu.learn.steps import Step
 
 MAX_LEARNER_MOVES = 200
@@ -61,7 +61,7 @@ def check(game_id: str, step: Step, learner_moves: list[str]) -> Verdict:
     step is finished raise ``ValueError`` too (nothing is left to judge)."""
     if len(learner_moves) > MAX_LEARNER_MOVES:
         raise ValueError(f"at most {MAX_LEARNER_MOVES} moves")
-    game = sansu.load_game(game_id, **step.options)
+    game = load_game(game_id, **step.options)
     state = game.initial_state()
     moves: list[str] = []
     for number, text in enumerate(step.moves, 1):

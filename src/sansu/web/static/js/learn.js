@@ -36,13 +36,16 @@ installStyle('learn', `
 .lesson-steps .is-done .mark { color: var(--ok, #1a7f37); }
 .lesson-task { font-weight: 600; margin: 0; width: 100%; }
 .lesson-text p { margin: 0 0 .5rem; }
-.lesson-say { width: 100%; border-radius: 10px; padding: .6rem .8rem; border: 1px solid var(--border);
-  background: var(--surface); min-height: 2.6rem; }
-.lesson-say:empty { display: none; }
-.lesson-say[data-kind="error"] { border-color: var(--danger); color: var(--danger); }
-.lesson-say[data-kind="missed"] { border-color: var(--accent); }
-.lesson-say[data-kind="done"] { border-color: var(--ok, #1a7f37); font-weight: 600; }
-.lesson-actions { display: flex; flex-wrap: wrap; gap: .5rem; width: 100%; }
+.lesson-talk { width: 100%; display: flex; gap: .6rem; align-items: center; flex-wrap: wrap;
+  border-radius: 10px; padding: .5rem .8rem; border: 1px solid var(--border); background: var(--surface);
+  min-height: 3.3rem; }
+.lesson-say { flex: 1 1 14rem; }
+.lesson-talk:has(.lesson-say[data-kind="error"]) { border-color: var(--danger); }
+.lesson-talk:has(.lesson-say[data-kind="missed"]) { border-color: var(--accent); }
+.lesson-talk:has(.lesson-say[data-kind="done"]) { border-color: var(--ok, #1a7f37); }
+.lesson-say[data-kind="error"] { color: var(--danger); }
+.lesson-say[data-kind="done"] { font-weight: 600; }
+.lesson-actions { display: flex; flex-wrap: wrap; gap: .5rem; }
 .lesson-type { display: flex; gap: .4rem; flex-wrap: wrap; }
 .lesson-type input { flex: 1; min-width: 8rem; }
 @media (max-width: 820px) {
@@ -224,8 +227,10 @@ class LessonPage {
     this.taskEl = h('p', {class: 'lesson-task', 'data-testid': 'task'});
     this.stepsEl = h('ol', {class: 'lesson-steps', 'aria-label': 'Steps'});
     this.root = h('div', {class: 'game-page lesson-page'},
-      h('div', {class: 'board-col'}, this.statusEl, this.taskEl, this.boardHost, this.underBoard,
-        this.sayEl, h('div', {class: 'lesson-actions'}, this.retryBtn, this.nextBtn)),
+      h('div', {class: 'board-col'}, this.statusEl, this.taskEl,
+        h('div', {class: 'lesson-talk'}, this.sayEl,
+          h('div', {class: 'lesson-actions'}, this.retryBtn, this.nextBtn)),
+        this.boardHost, this.underBoard),
       h('div', {class: 'side'},
         h('div', {class: 'panel lesson-info'},
           h('p', {class: 'muted', style: 'margin:0'}, h('a', {href: '#/learn'}, 'Lessons'), ' › ',
@@ -265,6 +270,7 @@ class LessonPage {
     this.renderSteps();
     const verdict = await this.ask([]);
     if (!verdict) return;
+    this.learner = verdict.position.to_move;  // the side the learner plays in this step
     this.show(verdict);
     this.say('', 'hint');
     if (focus) this.titleEl.focus({preventScroll: true});
@@ -349,12 +355,12 @@ class LessonPage {
       if (over.reason) text += ` (${over.reason})`;
     } else {
       text = this.step.observer ? 'You are watching'
-        : `You play as ${this.name(v.to_move)}`;
+        : `You play as ${this.name(this.learner)}`;
     }
     const dot = h('span', {class: 'dot', 'aria-hidden': 'true'});
-    dot.style.background = over || v.to_move === null ? 'transparent'
-      : this.mod.meta.playerColour(v.to_move);
-    const detail = !over && this.board.statusDetail?.(v);
+    dot.style.background = over || this.step.observer ? 'transparent'
+      : this.mod.meta.playerColour(this.learner);
+    const detail = !over && v.to_move === this.learner && this.board.statusDetail?.(v);
     this.statusEl.replaceChildren(dot, h('span', {class: 'text'}, h('span', {class: 'lead'}, text),
       detail ? h('span', {class: 'detail'}, ` — ${detail}`) : null));
     const live = verdict.status === 'play' && !over;
