@@ -17,6 +17,13 @@ import {announce, errorNotice} from './ui.js';
 
 const PROGRESS_KEY = 'sansu.lessons';
 const enc = encodeURIComponent;
+const HOW = {
+  uttt: 'Click or tap a cell to place your mark.',
+  sansumoku: 'Click or tap a cell to place the digit.',
+  sumodoku: 'Select a cell, then one of your colours (or type its digit).',
+  challenge: 'Select a cell, then a digit (or type it).',
+  thirtyfive: 'Select a square, then a number (or type it).',
+};
 
 installStyle('learn', `
 .learn-list { display: grid; gap: .8rem; grid-template-columns: repeat(auto-fill, minmax(260px, 1fr));
@@ -272,7 +279,7 @@ class LessonPage {
     if (!verdict) return;
     this.learner = verdict.position.to_move;  // the side the learner plays in this step
     this.show(verdict);
-    this.say('', 'hint');
+    this.say(HOW[this.game] || 'Play your move on the board.', 'hint', false);
     if (focus) this.titleEl.focus({preventScroll: true});
   }
 
@@ -334,10 +341,10 @@ class LessonPage {
 
   name(p) { return this.mod.meta.playerName(p, this.verdict?.position?.view); }
 
-  say(text, kind) {
+  say(text, kind, aloud = true) {
     this.sayEl.textContent = text;
     this.sayEl.dataset.kind = kind;
-    if (text) announce(text);
+    if (text && aloud) announce(text);
   }
 
   /** Draws the verdict's position and the step's state. */
