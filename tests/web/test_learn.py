@@ -175,7 +175,12 @@ def test_a_wrong_move_is_explained_and_the_step_tried_again(
         assert page.evaluate("document.activeElement.dataset.action") == "retry"
         page.keyboard.press("Enter")
         page.wait_for_selector(".board-host[data-status=play][data-ply='2']")
-        judged(page, lambda: page.click(".board-host [data-cell=r1c3]"))
+        # On the board by keyboard: from r1c1 two cells right, then Enter.
+        page.focus(".board-host [data-cell=r1c1]")
+        page.keyboard.press("ArrowRight")
+        page.keyboard.press("ArrowRight")
+        assert page.evaluate("document.activeElement.dataset.cell") == "r1c3"
+        judged(page, lambda: page.keyboard.press("Enter"))
         assert "O played the top-centre cell" in say(page)  # the scripted reply came
         assert page.get_attribute(".board-host", "data-ply") == "4"
     finally:
