@@ -158,9 +158,7 @@ def test_a_lesson_by_keyboard_keeps_its_progress_and_reaches_the_account(
         close(page)
 
 
-def test_a_wrong_move_is_explained_and_the_step_tried_again(
-    browser: Any, server_url: str
-) -> None:
+def test_a_wrong_move_is_explained_and_the_step_tried_again(browser: Any, server_url: str) -> None:
     page = new_page(browser, DESKTOP)
     try:
         open_step(page, server_url, "uttt", "sending")
