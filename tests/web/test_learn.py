@@ -143,17 +143,37 @@ def test_a_lesson_by_keyboard_keeps_its_progress_and_reaches_the_account(
         page.goto(f"{server_url}/#/account")
         page.wait_for_selector("#signup-name")
         page.focus("#signup-name")
-        page.keyboard.type(f"u{uuid.uuid4().hex[:10]}")
+        name = f"u{uuid.uuid4().hex[:10]}"
+        page.keyboard.type(name)
         page.focus("#signup-password")
         page.keyboard.type("a long enough password")
         page.keyboard.press("Enter")
         page.wait_for_selector("[data-testid=account-name]")
-        page.goto(f"{server_url}/#/learn")
-        page.wait_for_selector(".learn-list")
+        steps = [s.id for s in lesson("thirtyfive").steps]
+        last = f"/api/account/lessons/thirtyfive/{steps[-1]}"
+        with page.expect_response(lambda r: r.request.method == "PUT" and r.url.endswith(last)):
+            page.goto(f"{server_url}/#/")  # the next page after signing in hands them over
         mine = page.evaluate(
             "() => fetch('/api/account/lessons').then(r => r.json()).then(d => d.lessons)"
         )
-        assert mine == {"thirtyfive": [s.id for s in lesson("thirtyfive").steps]}
+        assert mine == {"thirtyfive": steps}
+    finally:
+        close(page)
+    # Another browser, signed in to the same account, shows the progress from the account.
+    page = new_page(browser, DESKTOP)
+    try:
+        page.goto(f"{server_url}/#/account")
+        page.wait_for_selector("#login-name")
+        page.fill("#login-name", name)
+        page.fill("#login-password", "a long enough password")
+        page.press("#login-password", "Enter")
+        page.wait_for_selector("[data-testid=account-name]")
+        page.goto(f"{server_url}/#/learn")
+        card = page.locator(".learn-list li[data-game=thirtyfive] [data-testid=progress]")
+        assert card.text_content() == f"{len(steps)} of {len(steps)} steps done"
+        assert page.evaluate("JSON.parse(localStorage.getItem('sansu.lessons'))") == {
+            "thirtyfive": steps
+        }
     finally:
         close(page)
 

@@ -125,6 +125,16 @@ async function syncProgress() {
   return local;
 }
 
+// Whoever signs in, wherever in the app: this browser's steps reach the account at the
+// next change of page, once per account and page load.
+let syncedFor = null;
+window.addEventListener('hashchange', async () => {
+  const {user} = await account();
+  if (!user || syncedFor === user.name) return;
+  syncedFor = user.name;
+  await syncProgress();
+});
+
 // -- #/learn ----------------------------------------------------------------------------
 
 route(/^\/learn$/, 'learn', async (main) => {
