@@ -121,3 +121,15 @@ def test_moves_after_a_refused_or_missed_move_are_refused() -> None:
 
 def test_a_game_and_its_alias_share_one_lesson() -> None:
     assert lesson("35") is lesson("thirtyfive")
+
+
+def test_the_highlight_goal_counts_empty_squares_taken() -> None:
+    data = raw("thirtyfive")
+    step = next(s for s in data["steps"] if s["id"] == "conversion")
+    step["tasks"][0]["goal"] = {"kind": "highlight", "at_least": 4}
+    step["wrong"] = [{"moves": ["r3c2=8"], "verdict": "missed"}]
+    found = parse_lesson("thirtyfive", data).step("conversion")
+    assert found is not None and check("thirtyfive", found, ["r3c2=9"]).status == "done"
+    step["tasks"][0]["goal"] = {"kind": "highlight", "at_least": 5}  # only 4 squares are empty
+    with pytest.raises(LessonError, match=r"conversion.*'missed'"):
+        parse_lesson("thirtyfive", data)
