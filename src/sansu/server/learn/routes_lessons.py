@@ -41,13 +41,15 @@ class CheckRequest(BaseModel):
 @lessons_router.get("/lessons", responses=refusals())
 async def list_lessons() -> dict[str, Any]:
     """Every game's lesson: title, introduction, and its steps' ids and titles."""
-    return {"lessons": catalogue()}
+    # The first call loads and proves every lesson through the engines: off the event loop.
+    return {"lessons": await asyncio.to_thread(catalogue)}
 
 
 @lessons_router.get("/lessons/{game}", responses=refusals(404))
 async def get_lesson(game: GameName) -> dict[str, Any]:
     """A game's lesson: each step's text, position and tasks (not their solutions)."""
-    public: dict[str, Any] = lesson_of(game).public()
+    found = await asyncio.to_thread(lesson_of, game)
+    public: dict[str, Any] = found.public()
     return public
 
 
@@ -72,7 +74,7 @@ async def finish_step(
 ) -> dict[str, Any]:
     """Records a finished step on the signed-in account (needs the session's CSRF
     header); recording it again changes nothing."""
-    game_id, found = step_of(game, step)
+    game_id, found = await asyncio.to_thread(step_of, game, step)
     _token, user = await caller.session()
     now = time.time()
     new = await store.write(lambda c: mark_done(c, user.id, game_id, found.id, now))
