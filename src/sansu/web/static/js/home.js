@@ -7,6 +7,7 @@ import {catalog, gameInfo, games, levelRatings} from './catalog.js';
 import {boardModule} from './games.js';
 import {h} from './kit.js';
 import {drawDiagrams} from './diagrams.js';
+import {lessonOffer, newcomerEntry} from './newcomer.js';
 import {renderMarkdown} from './markdown.js';
 import {go, route} from './router.js';
 import {ago, errorNotice} from './ui.js';
@@ -33,7 +34,7 @@ route(/^\/$/, 'home', async (main) => {
   main.append(h('section', {class: 'hero'},
     h('h1', {}, 'Games of grids and digits'),
     h('p', {}, 'Play against the computer, with a friend on this device, or online by sending a '
-      + 'link — and watch others play.')));
+      + 'link — and watch others play.'), newcomerEntry()));
   const cards = h('div', {class: 'cards'});
   main.append(cards);
   const list = await games();
@@ -94,6 +95,8 @@ route(/^\/game\/([\w-]+)$/, 'home', async (main, m) => {
   main.append(h('h1', {}, title), h('p', {class: 'muted'}, mod.meta.pitch || '',
     ' ', h('a', {href: `#/analysis/${info.id || id}`, 'data-action': 'analysis-board'},
       'Explore positions on the analysis board')));
+  const offer = lessonOffer(info.id || id, title);
+  if (offer) main.append(offer);
   main.append(h('div', {class: 'game-intro'}, await boardPicture(info.id || id),
     playForm(info, mod, (await catalog()).levels || ['easy'], await catalog())));
   const rules = h('section', {class: 'prose', id: 'rules'}, h('p', {class: 'muted'}, 'Loading the rules…'));
