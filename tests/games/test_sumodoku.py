@@ -394,3 +394,14 @@ def test_a_lost_claim_names_the_cell_left_without_a_colour_once_forced_cells_are
         " no colour fits r1c2 once r1c1 takes the one colour that fits it, 8"
     )
     assert lost.view(None)["dead_cells"] == ["r1c2"]
+
+
+def test_a_mover_without_placement_is_told_to_claim() -> None:
+    from tests.web.positions import SUMODOKU_STUCK
+
+    state = play(start(), SUMODOKU_STUCK)
+    assert state.result is None and state.to_move == 1 and state.turn_number() == 34
+    assert [str(m) for m in state.legal_moves()] == ["sudoku"]
+    assert state.view(1)["mover_can_place"] is False
+    before = play(start(), SUMODOKU_STUCK.split()[:-1])
+    assert before.view(0)["mover_can_place"] is True

@@ -61,6 +61,9 @@ class SumodokuView:
             "turn_number": None if to_move is None else self._turns[to_move] + 1,
             "phase": self._phase,
             "claim_open": self.claim_open(),
+            # A mover with no placement must claim or lose (the board says so; not an aid:
+            # the rules act on it).
+            "mover_can_place": None if to_move is None else self.can_place(to_move),
             "claim_minutes": self.claim_minutes(),
             "claim_turns": [CLAIM_FIRST, CLAIM_LAST],
             "claimant": self._claimant,

@@ -8,7 +8,7 @@
 
 import {Live, api, dropToken, heldSeats, keepSeats} from './api.js';
 import {boardModule} from './games.js';
-import {h, s} from './kit.js';
+import {h, movesByCell, s} from './kit.js';
 import {joinPage} from './play_join.js';
 import {panel} from './play_panel.js';
 import {go, route} from './router.js';
@@ -132,6 +132,9 @@ class GamePage {
     this.explainEl = h('div', {class: 'explain', 'data-testid': 'explain'});
     this.banner = h('div', {class: 'notice history', hidden: true, 'data-testid': 'history-banner'});
     this.underBoard = h('div', {class: 'under-board'});
+    // On a phone each player's name and clock sit by the board: the others above, you below.
+    this.stripTop = h('div', {class: 'player-strip', 'data-testid': 'strip-top'});
+    this.stripBottom = h('div', {class: 'player-strip', 'data-testid': 'strip-bottom'});
     this.board = mod.createBoard({
       propose: (move) => this.propose(move),
       report: (move) => this.report(move),
@@ -153,8 +156,9 @@ class GamePage {
     this.shareEl = h('div', {class: 'panel', hidden: true, 'data-testid': 'share'});
     this.connEl = h('p', {class: 'muted', 'aria-live': 'polite', style: 'margin:0;font-size:.85rem'});
     this.main.append(h('div', {class: 'game-page', 'data-game-id': this.id},
-      h('div', {class: 'board-col'}, this.statusEl, this.banner, this.boardHost, this.underBoard,
-        this.explainEl),
+      // A refused move's explanation sits just above the board, where the eye is.
+      h('div', {class: 'board-col'}, this.statusEl, this.banner, this.explainEl, this.stripTop,
+        this.boardHost, this.stripBottom, this.underBoard),
       h('div', {class: 'side'},
         h('div', {class: 'panel'}, h('h2', {}, title), this.seatsEl, this.watchersEl, this.connEl),
         this.shareEl,
@@ -233,6 +237,7 @@ class GamePage {
       Object.assign(this.g, {view: e.view ?? this.g.view, state: e.state, status: e.status,
         result: e.result, termination: e.termination, clock: e.clock});
       if (this.g.status === 'active') this.g.to_move = this.g.view?.to_move ?? null;
+      if (type === 'move' && !this.mine(e.seat)) this.keepTargets();
       this.clockAt = Date.now();
       this.pending = false;
       if (this.viewing !== null && this.viewing >= this.g.moves.length) this.viewing = null;
@@ -313,6 +318,16 @@ class GamePage {
     this.explainEl.dataset.kind = kind;
     if (text) announce(text);
     if (text && kind === 'error') playSound('error');
+  }
+
+  /** After another side's move the selection stays only on a cell one may still play (or,
+   *  where the view lists no placements, an empty one): no ring left on a spent cell. */
+  keepTargets() {
+    const v = this.g.view;
+    if (!v) return;
+    const byCell = movesByCell(v);
+    this.board.grid?.keepSelectionIf((name, i) => this.mine(v.to_move) && this.g.status === 'active'
+      && (byCell.has(name) || (!byCell.size && !v.cells?.[i])));
   }
 
   canPlay() {
