@@ -94,6 +94,7 @@ def gallery() -> list[tuple[str, dict[str, Any]]]:
         ("thirtyfive-conversion", thirtyfive_conversion()),
     ]
 
+
 SUMODOKU_STUCK = (
     "r4c9=3 r8c7=9 r9c7=3 r3c3=5 r7c4=2 r7c2=8 r1c1=9 r1c7=8 r6c4=3 r3c9=9 r4c1=2 r8c6=6 "
     "r8c2=3 r7c7=5 r1c9=2 r1c2=6 r9c5=9 r6c6=5 r9c4=4 r2c7=7 r7c3=4 r5c9=6 r1c5=3 r8c4=5 "

@@ -15,7 +15,7 @@ from typing import Any
 import sansu
 from sansu.sudoku import random_solution
 from tests.web import positions as P
-from tests.web.helpers import Player, api_post
+from tests.web.helpers import Player, api_post, open_page
 from tests.web.test_boards import open_gallery
 from tests.web.test_clocks import post_move
 from tests.web.test_newcomer import DESKTOP, PHONE, assert_fits, close, new_page
@@ -316,3 +316,38 @@ def test_the_sansumoku_stripe_leaves_the_digits_readable(page: Any, static_url: 
     assert stripe.count() == 1  # under the cells, which carry the digits
     opacity = float(stripe.evaluate("e => getComputedStyle(e).opacity"))
     assert opacity <= 0.6
+
+
+def test_the_analysis_bar_agrees_with_its_candidates_and_moves_name_their_movers(
+    page: Any, server_url: str
+) -> None:
+    from tests.web.test_analysis import DEPTH, EVAL, leave, wait_for_analysis
+
+    news: list[Any] = []
+    page.on(
+        "response",
+        lambda r: r.request.method == "GET" and "/api/analysis/" in r.url and news.append(r),
+    )
+    # After one move the search's root (its mean over every move tried) said 56% while
+    # its best candidates said 71-78%: the bar showed the one, the list the other.
+    open_page(page, server_url, "#/analysis/sumodoku?moves=r5c5=1")
+    wait_for_analysis(page)
+    step, shown, text = page.evaluate(
+        """([depth, bar, text]) => [Number(document.querySelector(depth).dataset.step),
+          Number(document.querySelector(bar).dataset.chance),
+          document.querySelector(text).textContent]""",
+        [DEPTH, "[data-testid=eval-bar]", EVAL],
+    )
+    answer = next(r.json() for r in news if r.ok and r.json().get("step") == step)
+    analysis = answer["analysis"]
+    best = analysis["candidates"][0]["chance"]
+    assert shown == best, (shown, analysis)
+    assert f"{round(best * 100)}% winning chance" in text
+    assert round(analysis["chance"] * 100) != round(best * 100)  # where they disagreed
+    movers = page.eval_on_selector_all(
+        "[data-testid=moves] .mover", "ms => ms.map(m => m.textContent.trim())"
+    )
+    assert movers == ["First player"]
+    label = page.get_attribute("[data-testid=moves] button", "aria-label")
+    assert label == "Move 1, First player (variation): r5c5=1"
+    leave(page, server_url)
