@@ -405,3 +405,21 @@ def test_a_mover_without_placement_is_told_to_claim() -> None:
     assert state.view(1)["mover_can_place"] is False
     before = play(start(), SUMODOKU_STUCK.split()[:-1])
     assert before.view(0)["mover_can_place"] is True
+
+
+def test_a_lost_claim_without_a_cell_or_unit_to_blame_names_the_tightest_cell() -> None:
+    # No cell is left without a colour, no row, column or box without room for one, and
+    # filling the forced cells shows none either: the cell with fewest choices is named.
+    state = play(
+        start(),
+        "r1c7=1 r1c1=8 r9c6=1 r6c3=7 r4c8=2 r3c7=5 r7c1=2 r1c4=6 r7c8=9 r2c8=7 r9c7=2 r7c9=5 "
+        "r5c1=1 r8c9=8 r7c2=1 r9c1=5 r3c3=3 r9c2=8 r6c5=9 r4c7=8 r8c4=4 r5c3=8 r5c2=3 r8c6=5 "
+        "r5c6=2 r1c5=5 r2c1=9 r3c2=7 r7c5=3 r5c8=6",
+    )
+    lost = state.play("sudoku")
+    assert lost.result is not None and lost.result.winners == (1,)
+    assert lost.result.reason == (
+        "claimed Sudoku, but the grid has no valid completion:"
+        " every colour that fits r1c2 (2 or 4) leads to a dead end"
+    )
+    assert lost.view(None)["dead_cells"] == ["r1c2"]
