@@ -128,6 +128,7 @@ def test_sumodoku_claim_is_asked_first_and_in_sight_on_a_phone(
         dialog.wait_for(state="visible")
         text = dialog.inner_text()
         assert "16 minutes" in text and "alone" in text and "lose" in text, text
+        page.screenshot(path=str(screenshots / "game-sumodoku-claim-dialog-390.png"))
         # Keyboard: the focus starts on the safe answer; Escape claims nothing.
         assert page.evaluate("() => document.activeElement.dataset.answer") == "no"
         assert not violations_in(page)
@@ -272,7 +273,10 @@ def test_a_refused_move_is_explained_by_the_board(browser: Any, server_url: str)
             board = page.locator(".board-host").bounding_box()
             gap = board["y"] - (explain["y"] + explain["height"])
             assert 0 <= gap < 80, (viewport, explain, board)  # just above the board
-            assert page.locator("#announcer, [aria-live]").count() > 0
+            said = page.inner_text("[data-testid=explain]")
+            page.wait_for_function(  # and read out by the page's live region
+                "t => document.getElementById('announcer')?.textContent === t", arg=said
+            )
         finally:
             close(page)
 
