@@ -192,6 +192,12 @@ def test_a_player_without_placement_is_told_to_claim_or_lose(
         assert disabled == ["true"] * 9  # pieces in hand, but none fits
         in_view(page, CLAIM)
         page.screenshot(path=str(screenshots / "game-sumodoku-stuck-390.png"))
+    with seated(browser, server_url, gid, [], None, PHONE) as watcher:
+        status = watcher.status().lower()
+        assert "no colour of second player's fits any cell: they must claim sudoku! or lose" in (
+            status
+        ), status
+        assert watcher.page.locator(CLAIM).is_hidden()
 
 
 def test_the_pad_shows_ones_own_pieces(browser: Any, server_url: str) -> None:

@@ -300,7 +300,7 @@ export function createBoard(ctx) {
       const [first, lastTurn] = v.claim_turns || [16, 35];
       const turn = v.turn_number;
       if (stuck(v)) {
-        claimNote.textContent = `${noPlacement(v)}. A claim gives ${v.claim_minutes} minutes `
+        claimNote.textContent = `${noPlacement(v, info.mySeats)}. A claim gives ${v.claim_minutes} minutes `
           + 'to complete the grid alone.';
       } else if (v.claim_open) {
         claimNote.textContent = `A claim is open on this turn (${ordinal(turn)}): `
@@ -358,17 +358,17 @@ export function createBoard(ctx) {
       if (reported) return `reports the piece on ${reported[1]}: it leaves the game`;
       return move;
     },
-    statusDetail: (v) => {
+    statusDetail: (v, seen = info) => {
       if (v.result || v.to_move === null) return '';
       if (v.phase === 'claim') return 'completing the grid alone';
-      if (stuck(v)) return `turn ${v.turn_number}: ${noPlacement(v, true)}`;
+      if (stuck(v)) return `turn ${v.turn_number}: ${noPlacement(v, seen.mySeats, true)}`;
       return `turn ${v.turn_number}`;
     },
   };
 
   /** What a mover without placement must do, told to them or about them. */
-  function noPlacement(v, lower = false) {
-    const text = (info.mySeats || []).includes(v.to_move)
+  function noPlacement(v, mySeats, lower = false) {
+    const text = (mySeats || []).includes(v.to_move)
       ? 'No colour of yours fits any cell: claim Sudoku! or lose'
       : `No colour of ${ctx.playerName(v.to_move).toLowerCase()}'s fits any cell: `
         + 'they must claim Sudoku! or lose';

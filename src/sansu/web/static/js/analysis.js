@@ -244,7 +244,7 @@ class AnalysisPage {
     }
     const dot = h('span', {class: 'dot', 'aria-hidden': 'true'});
     dot.style.background = over || v.to_move === null ? 'transparent' : this.mod.meta.playerColour(v.to_move);
-    const detail = !over && this.board.statusDetail?.(v);
+    const detail = !over && this.board.statusDetail?.(v, {mySeats: []});  // nobody's seat here
     this.statusEl.replaceChildren(dot, h('span', {class: 'text'}, h('span', {class: 'lead'}, text),
       detail ? h('span', {class: 'detail'}, ` — ${detail}`) : null));
     this.board.update(v, {canPlay: !over, canReport: false,

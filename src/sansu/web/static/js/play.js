@@ -461,7 +461,7 @@ class GamePage {
     }
     if (this.g.status !== 'active') return {text: 'This game did not finish', over: true};
     const p = v.to_move;
-    const detail = this.board.statusDetail?.(v) || '';
+    const detail = this.board.statusDetail?.(v, {mySeats: Object.keys(this.held).map(Number)}) || '';
     const seat = this.g.seats[p];
     let text;
     if (this.mine(p)) text = this.solo ? `Your move (${this.seatName(p)})` : `${this.seatName(p)} to move`;
