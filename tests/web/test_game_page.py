@@ -324,8 +324,10 @@ def test_the_sansumoku_stripe_leaves_the_digits_readable(page: Any, static_url: 
     assert page.locator(f"{item} .layer.over .win-stripe").count() == 0
     stripe = page.locator(f"{item} .layer.under .win-stripe")
     assert stripe.count() == 1  # under the cells, which carry the digits
-    opacity = float(stripe.evaluate("e => getComputedStyle(e).opacity"))
-    assert opacity <= 0.6
+    opacity, width = stripe.evaluate(
+        "e => [getComputedStyle(e).opacity, getComputedStyle(e).strokeWidth]"
+    )
+    assert float(opacity) <= 0.6 and float(width.removesuffix("px")) <= 0.2  # of a cell
 
 
 def test_the_analysis_bar_agrees_with_its_candidates_and_moves_name_their_movers(

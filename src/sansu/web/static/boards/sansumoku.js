@@ -35,7 +35,7 @@ const CSS = `
 .sm .allowed[data-player="0"] { stroke: var(--sm-blue); }
 .sm .allowed[data-player="1"] { stroke: var(--sm-orange); }
 .sm .constraint-ring { fill: none; stroke: var(--constraint-grey); stroke-width: .16; opacity: .75; }
-.sm .win-stripe { stroke: var(--win-red); stroke-width: .3; stroke-linecap: round; opacity: .5; }
+.sm .win-stripe { stroke: var(--win-red); stroke-width: .16; stroke-linecap: round; opacity: .6; }
 `;
 
 export function createBoard(ctx) {
