@@ -160,7 +160,9 @@ def violations_in(page: Any) -> list[Any]:
     return violations(page)
 
 
-def test_a_claim_lost_at_once_names_the_cell(browser: Any, server_url: str) -> None:
+def test_a_claim_lost_at_once_names_the_cell(
+    browser: Any, server_url: str, screenshots: Path
+) -> None:
     gid, token = local_game(server_url, "sumodoku")
     play_through(server_url, gid, token, dead_grid_moves())
     with seated(browser, server_url, gid, [0, 1], token, DESKTOP) as player:
@@ -173,6 +175,7 @@ def test_a_claim_lost_at_once_names_the_cell(browser: Any, server_url: str) -> N
         assert "is-dead" in (player.cell("r1c1").get_attribute("class") or "")
         assert "the claim failed here" in player.label("r1c1")
         assert page.locator(".board-host .cell.is-dead").count() == 1
+        page.screenshot(path=str(screenshots / "game-sumodoku-claim-lost.png"))
 
 
 def test_a_player_without_placement_is_told_to_claim_or_lose(
