@@ -79,7 +79,7 @@ class ClaimMoves:
         for colour in range(1, 10):
             if pool[colour] + self._grid.count(colour) < PIECES_PER_COLOUR:
                 return f"a {colour} is out of the game, so the pieces cannot fill the grid"
-        dead = dead_end(self)
+        dead = dead_end(self._grid, self._filled, self._blocked, self.game.rules, self.game.masks)
         if dead is not None:
             return f"the grid has no valid completion: {dead.why}"
         return None

@@ -9,16 +9,15 @@ with the fewest colours that fit is named: each of them leads to a dead end.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from sansu.core.cells import cell_name
 from sansu.core.sections import bits_of
+from sansu.games.sumodoku.masks import Masks
 from sansu.games.sumodoku.numbers import FULL
+from sansu.sudoku.constraints import Constraints
 from sansu.sudoku.grid import ANTI_DIAGONAL, BOXES, COLUMNS, MAIN_DIAGONAL, ROWS, box_name
-
-if TYPE_CHECKING:
-    from sansu.games.sumodoku.game import SumodokuState
 
 
 @dataclass(frozen=True)
@@ -48,16 +47,20 @@ def _after(forced: list[tuple[int, int]]) -> str:
     return f" once the {len(forced)} cells where a single colour fits are filled"
 
 
-def dead_end(state: SumodokuState) -> DeadEnd | None:
-    """Where the grid of ``state`` fails (``None`` when it can be completed)."""
+def dead_end(
+    grid: Sequence[int], filled: int, blocked: Sequence[int], rules: Constraints, masks: Masks
+) -> DeadEnd | None:
+    """Where ``grid`` fails (``None`` when it can be completed): ``filled`` is its mask of
+    filled cells, ``blocked[colour]`` the cells each colour may not take under ``rules``,
+    whose ``masks`` say what a placement forbids."""
     from sansu.sudoku.solver import is_solvable
 
-    grid = list(state.grid)
-    if is_solvable(grid, state.game.rules):
+    if is_solvable(grid, rules):
         return None
-    filled, blocked = state._filled, list(state._blocked)
-    forbids = state.game.masks.forbids
-    units = _units(state.game.rules.diagonals)
+    start_filled, start_blocked = filled, tuple(blocked)
+    grid, blocked = list(grid), list(blocked)
+    forbids = masks.forbids
+    units = _units(rules.diagonals)
     forced: list[tuple[int, int]] = []
     while True:
         after = _after(forced)
@@ -83,8 +86,8 @@ def dead_end(state: SumodokuState) -> DeadEnd | None:
         forced.append(single)
     cell, fits = min(
         (
-            (c, [d for d in range(1, 10) if not state._blocked[d] >> c & 1])
-            for c in bits_of(~state._filled & FULL)
+            (c, [d for d in range(1, 10) if not start_blocked[d] >> c & 1])
+            for c in bits_of(~start_filled & FULL)
         ),
         key=lambda pair: len(pair[1]),
     )

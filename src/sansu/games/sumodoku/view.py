@@ -41,7 +41,7 @@ class SumodokuView:
             return []
         if self.game.rules.violations(self._grid):
             return []
-        dead = dead_end(self)
+        dead = dead_end(self._grid, self._filled, self._blocked, self.game.rules, self.game.masks)
         return [] if dead is None else [cell_name(c) for c in dead.cells]
 
     def extra_json(self) -> dict[str, Any]:
