@@ -351,5 +351,75 @@ def test_a_claim_on_a_grid_without_valid_completion_loses_at_once() -> None:
     assert state.claim_open() and not state.game.rules.violations(state.grid)
     lost = state.play("sudoku")
     assert lost.result is not None and lost.result.winners == (1,)
-    assert lost.result.reason == "claimed Sudoku, but the grid has no valid completion"
+    assert lost.result.reason == (
+        "claimed Sudoku, but the grid has no valid completion: no colour fits r1c1"
+    )
     assert lost.phase == "claim" and lost.to_move is None
+    assert lost.view(None)["dead_cells"] == ["r1c1"]
+    assert state.view(None)["dead_cells"] == []  # nothing is named before a claim
+
+
+def claim_after(opening: str) -> SumodokuState:
+    """The claim of player 0 at their turn 16, after ``opening`` and quiet placements in the
+    lower right."""
+    state = play(start(), opening)
+    while state.turn_number(0) < 16 or state.to_move != 0:
+        state = state.play(
+            next(m for m in state.legal_moves() if m.cell // 9 >= 4 and m.cell % 9 >= 3)  # type: ignore[attr-defined]
+        )
+    assert state.claim_open() and not state.game.rules.violations(state.grid)
+    return state.play("sudoku")
+
+
+def test_a_lost_claim_names_a_row_without_room_for_a_colour() -> None:
+    # 1s in rows 1 and 2, in columns 1 and 2 and in the top-centre and top-right boxes, a 2
+    # on r3c3: row 3 has no room for a 1, although each of its empty cells takes some colour.
+    lost = claim_after("r1c4=1 r5c5=5 r2c8=1 r5c6=6 r4c1=1 r5c4=7 r7c2=1 r6c5=8 r3c3=2")
+    assert lost.result is not None and lost.result.winners == (1,)
+    assert lost.result.reason == (
+        "claimed Sudoku, but the grid has no valid completion: no empty cell of row 3 takes a 1"
+    )
+    assert lost.view(None)["dead_cells"] == [f"r3c{c}" for c in (1, 2, 4, 5, 6, 7, 8, 9)]
+
+
+def test_a_lost_claim_names_the_cell_left_without_a_colour_once_forced_cells_are_filled() -> None:
+    # r1c1 and r1c2 each take only an 8 (row 1 holds 1-4, their columns 5-7, the box a 9):
+    # once r1c1 has it, no colour fits r1c2.
+    lost = claim_after(
+        "r1c4=1 r4c1=5 r1c5=2 r5c1=6 r1c6=3 r6c1=7 r1c7=4 r7c2=5 r2c2=9 r8c2=6 r2c9=1 r9c2=7"
+    )
+    assert lost.result is not None and lost.result.winners == (1,)
+    assert lost.result.reason == (
+        "claimed Sudoku, but the grid has no valid completion:"
+        " no colour fits r1c2 once r1c1 takes the one colour that fits it, 8"
+    )
+    assert lost.view(None)["dead_cells"] == ["r1c2"]
+
+
+def test_a_mover_without_placement_is_told_to_claim() -> None:
+    from tests.web.positions import SUMODOKU_STUCK
+
+    state = play(start(), SUMODOKU_STUCK)
+    assert state.result is None and state.to_move == 1 and state.turn_number() == 34
+    assert [str(m) for m in state.legal_moves()] == ["sudoku"]
+    assert state.view(1)["mover_can_place"] is False
+    before = play(start(), SUMODOKU_STUCK.split()[:-1])
+    assert before.view(0)["mover_can_place"] is True
+
+
+def test_a_lost_claim_without_a_cell_or_unit_to_blame_names_the_tightest_cell() -> None:
+    # No cell is left without a colour, no row, column or box without room for one, and
+    # filling the forced cells shows none either: the cell with fewest choices is named.
+    state = play(
+        start(),
+        "r1c7=1 r1c1=8 r9c6=1 r6c3=7 r4c8=2 r3c7=5 r7c1=2 r1c4=6 r7c8=9 r2c8=7 r9c7=2 r7c9=5 "
+        "r5c1=1 r8c9=8 r7c2=1 r9c1=5 r3c3=3 r9c2=8 r6c5=9 r4c7=8 r8c4=4 r5c3=8 r5c2=3 r8c6=5 "
+        "r5c6=2 r1c5=5 r2c1=9 r3c2=7 r7c5=3 r5c8=6",
+    )
+    lost = state.play("sudoku")
+    assert lost.result is not None and lost.result.winners == (1,)
+    assert lost.result.reason == (
+        "claimed Sudoku, but the grid has no valid completion:"
+        " every colour that fits r1c2 (2 or 4) leads to a dead end"
+    )
+    assert lost.view(None)["dead_cells"] == ["r1c2"]

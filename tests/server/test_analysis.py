@@ -61,6 +61,7 @@ def test_a_position_set_up_by_moves_is_searched_deeper_until_the_limit(
 ) -> None:
     body = start(analysis_client, game="uttt", moves=["R5C5 ", "r4c4"])
     assert body["moves"] == ["r5c5", "r4c4"] and body["base"] == 0 and body["game_id"] is None
+    assert body["movers"] == [0, 1]  # the move list names who played each move
     assert body["view"]["to_move"] == 0 and body["view"]["ply"] == 2
     news = until_done(analysis_client, body["id"])
     sims = [n["simulations"] for n in news]  # the latest step each time: deeper and deeper

@@ -93,3 +93,15 @@ def gallery() -> list[tuple[str, dict[str, Any]]]:
         ("thirtyfive-trigger", view("thirtyfive", THIRTYFIVE_TRIGGER)),
         ("thirtyfive-conversion", thirtyfive_conversion()),
     ]
+
+
+SUMODOKU_STUCK = (
+    "r4c9=3 r8c7=9 r9c7=3 r3c3=5 r7c4=2 r7c2=8 r1c1=9 r1c7=8 r6c4=3 r3c9=9 r4c1=2 r8c6=6 "
+    "r8c2=3 r7c7=5 r1c9=2 r1c2=6 r9c5=9 r6c6=5 r9c4=4 r2c7=7 r7c3=4 r5c9=6 r1c5=3 r8c4=5 "
+    "r3c8=1 r6c3=9 r5c6=4 r5c2=7 r5c1=3 r5c8=8 r4c5=1 r8c9=7 r4c7=4 r9c6=7 r9c8=2 r3c6=8 "
+    "r6c9=1 r4c4=8 r1c8=4 r7c1=7 r3c2=4 r7c8=6 r2c1=1 r2c5=5 r5c3=1 r9c9=8 r8c3=2 r8c5=8 "
+    "r1c4=1 r2c3=8 r4c8=9 r9c1=6 r2c6=2 r3c5=7 r9c2=1 r3c7=6 r5c4=9 r2c4=6 r6c5=2 r4c3=6 "
+    "r6c1=4 r1c3=7 r7c6=1 r4c2=5 r2c8=3 r6c8=7 r5c7=2"
+)
+"""67 placements: the second player, at their turn 34, has no colour that fits any cell and
+must claim Sudoku! or lose."""

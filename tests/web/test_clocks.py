@@ -46,6 +46,7 @@ def test_sumodoku_claim_button_and_countdown(page: Any, server_url: str, screens
     assert "16 minutes" in page.inner_text(".claim-btn")
     page.screenshot(path=str(screenshots / "sumodoku-claim-open.png"))
     page.click(".claim-btn")
+    page.click("[data-testid=claim-dialog] [data-answer=yes]")  # asked first
     player.wait_ply(31)
     countdown = page.locator(".countdown")
     countdown.wait_for(state="visible")

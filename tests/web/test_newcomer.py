@@ -223,6 +223,7 @@ def test_a_losing_sumodoku_claim_shows_its_result_at_once(browser: Any, server_u
         assert player.wait_turn_or_end()
         page.wait_for_selector(".claim-btn:not([hidden])")
         page.click(".claim-btn")
+        page.click("[data-testid=claim-dialog] [data-answer=yes]")  # asked first
         page.wait_for_selector("[data-testid=status].over", timeout=10_000)
         status = player.status()
         assert "you lose" in status.lower(), status

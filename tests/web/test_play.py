@@ -42,6 +42,7 @@ def play_out(
         if move == "sudoku":  # a stuck Sumodoku player's claim
             before = player.shown_ply()
             player.page.click(".claim-btn")
+            player.page.click("[data-testid=claim-dialog] [data-answer=yes]")  # asked first
             player.wait_ply(before + 1)
         elif move.startswith("erase "):  # a claimant takes back a piece
             before = player.shown_ply()

@@ -15,7 +15,8 @@ the ``honour`` variant rule-breaking placements stand until a player's
 The engine, one module per part: :mod:`.setup` (options, the deal, variant
 layouts), :mod:`.numbers`, :mod:`.moves`, :mod:`.masks` (the rule set as bit
 masks), :mod:`.game` (the game and its positions), :mod:`.placements`,
-:mod:`.claim`, :mod:`.honour` and :mod:`.view` (the JSON). Everything is importable from here.
+:mod:`.claim`, :mod:`.dead_end` (where a lost claim's grid fails), :mod:`.honour` and
+:mod:`.view` (the JSON). Everything is importable from here.
 """
 
 from sansu.games.sumodoku.game import Sumodoku, SumodokuState

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Self
 
 from sansu.core.protocol import IllegalMove, Result
+from sansu.games.sumodoku.dead_end import dead_end
 from sansu.games.sumodoku.masks import replaced
 from sansu.games.sumodoku.moves import SUDOKU, TIMEOUT, Erase
 from sansu.games.sumodoku.numbers import (
@@ -73,15 +74,14 @@ class ClaimMoves:
 
     def _why_uncompletable(self, pool: tuple[int, ...]) -> str | None:
         """Why ``pool`` cannot complete the grid (``None``: it can)."""
-        from sansu.sudoku.solver import is_solvable
-
         if self.game.rules.violations(self._grid):
             return "the grid breaks a rule"
         for colour in range(1, 10):
             if pool[colour] + self._grid.count(colour) < PIECES_PER_COLOUR:
                 return f"a {colour} is out of the game, so the pieces cannot fill the grid"
-        if not is_solvable(self._grid, self.game.rules):
-            return "the grid has no valid completion"
+        dead = dead_end(self._grid, self._filled, self._blocked, self.game.rules, self.game.masks)
+        if dead is not None:
+            return f"the grid has no valid completion: {dead.why}"
         return None
 
     def _finish_claim(self) -> Self:

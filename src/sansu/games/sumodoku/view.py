@@ -10,6 +10,8 @@ from __future__ import annotations
 from typing import Any
 
 from sansu.core.cells import cell_name
+from sansu.games.sumodoku.dead_end import dead_end
+from sansu.games.sumodoku.moves import SUDOKU
 from sansu.games.sumodoku.numbers import CLAIM_FIRST, CLAIM_LAST, PLAY
 
 
@@ -33,6 +35,15 @@ class SumodokuView:
             data["legal_moves"] = [m for m in data["legal_moves"] if "=" not in m]
         return data
 
+    def _dead_cells(self) -> list[str]:
+        """The cells the result names when a claim lost at once (the board marks them)."""
+        if self.result is None or self.last_move != SUDOKU:
+            return []
+        if self.game.rules.violations(self._grid):
+            return []
+        dead = dead_end(self._grid, self._filled, self._blocked, self.game.rules, self.game.masks)
+        return [] if dead is None else [cell_name(c) for c in dead.cells]
+
     def extra_json(self) -> dict[str, Any]:
         game = self.game
         deal = game.deal
@@ -50,11 +61,15 @@ class SumodokuView:
             "turn_number": None if to_move is None else self._turns[to_move] + 1,
             "phase": self._phase,
             "claim_open": self.claim_open(),
+            # A mover with no placement must claim or lose (the board says so; not an aid:
+            # the rules act on it).
+            "mover_can_place": None if to_move is None else self.can_place(to_move),
             "claim_minutes": self.claim_minutes(),
             "claim_turns": [CLAIM_FIRST, CLAIM_LAST],
             "claimant": self._claimant,
             "claim_turn": self._claim_turn,
             "claim_cells": [cell_name(c) for c in self.claim_cells()],
+            "dead_cells": self._dead_cells(),
             "variants": {
                 "any_colour": game.any_colour,
                 "diagonals": rules.diagonals,

@@ -128,12 +128,14 @@ def with_aids(game_id: str, options: dict[str, Any]) -> Game:
         raise ApiError(422, "bad_options", str(error)) from None
 
 
-def replay(game: Game, moves: list[str]) -> tuple[State, list[str]]:
-    """The state after ``moves`` and their canonical texts; an illegal move is refused
-    (422) naming its number."""
+def replay(game: Game, moves: list[str]) -> tuple[State, list[str], list[int | None]]:
+    """The state after ``moves``, their canonical texts and who was to move at each (the
+    move list names its movers); an illegal move is refused (422) naming its number."""
     state = game.initial_state()
     texts = []
+    movers = []
     for number, move in enumerate(moves, 1):
+        movers.append(state.to_move)
         try:
             state = state.play(move)
         except (IllegalMove, ValueError) as error:
@@ -141,7 +143,7 @@ def replay(game: Game, moves: list[str]) -> tuple[State, list[str]]:
                 422, "illegal_move", f"move {number}, {error}", move=move, number=number
             ) from None
         texts.append(str(state.last_move))
-    return state, texts
+    return state, texts, movers
 
 
 # The analysis board.
@@ -181,7 +183,7 @@ async def start_analysis(
         raise ApiError(422, "invalid_request", "name a game, or a game_id of this server")
     game = with_aids(game_id, options)
     moves = [*base, *(m.strip() for m in body.moves)]
-    state, moves = await asyncio.to_thread(replay, game, moves)
+    state, moves, movers = await asyncio.to_thread(replay, game, moves)
     hidden = hides_information(state)
     await refuse_help(service.store, game.id, game.options, moves, who, hidden=hidden)
     step = StepRequest(game.id, dict(game.options), tuple(moves), 1)
@@ -196,6 +198,7 @@ async def start_analysis(
         # a position set up by moves: every option (a seed included), to set up the next
         "options": dict(game.options) if public is None else view["options"],
         "moves": moves,
+        "movers": movers,
         "base": len(base),
         **source,
         "view": view,

@@ -36,7 +36,7 @@ const CSS = `
 .sm .allowed[data-player="0"] { stroke: var(--sm-blue); }
 .sm .allowed[data-player="1"] { stroke: var(--sm-orange); }
 .sm .constraint-ring { fill: none; stroke: var(--constraint-grey); stroke-width: .16; opacity: .75; }
-.sm .win-stripe { stroke: var(--win-red); stroke-width: .34; stroke-linecap: round; opacity: .85; }
+.sm .win-stripe { stroke: var(--win-red); stroke-width: .16; stroke-linecap: round; opacity: .6; }
 `;
 
 export function createBoard(ctx) {
@@ -159,7 +159,8 @@ function draw(grid, v) {
     const cx = (c % 3) * 3 + 1.5, cy = Math.floor(c / 3) * 3 + 1.5;
     const dx = cx - ax, dy = cy - ay, len = Math.hypot(dx, dy);
     const ext = 1.2;
-    grid.over.append(s('line', {class: 'win-stripe',
+    // Under the cells, translucent: the digits it crosses stay readable.
+    grid.under.append(s('line', {class: 'win-stripe',
       x1: ax - (dx / len) * ext, y1: ay - (dy / len) * ext,
       x2: cx + (dx / len) * ext, y2: cy + (dy / len) * ext}));
   }

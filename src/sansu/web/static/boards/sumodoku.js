@@ -7,8 +7,11 @@
 // long diagonals, odd (circle) and even (square) shading, consecutive bars.
 // The text forbids aids, so the open cells and the colours that fit are shown
 // only in a game created with `aids` on, where a Hint button asks the server
-// which colours fit the selected cell.
+// which colours fit the selected cell. The pad shows the pieces of the seat
+// this page holds (none for a spectator), and sits under the board on a phone
+// with the claim button, which asks before claiming: a claim cannot be undone.
 
+import {confirmDialog} from '../js/dialog.js';
 import {DigitPad, Grid, cellIndex, cellName, clockText, h, installStyle, ordinal, placeByWidth, s}
   from '../js/kit.js';
 
@@ -61,7 +64,15 @@ const CSS = `
 .under-board .sd-pad .pad-key .piece-key { width: min(2rem, 8vw); height: min(2rem, 8vw);
   font-size: 1rem; }
 .sd-side .actions { display: flex; gap: .5rem; flex-wrap: wrap; margin-top: .6rem; }
-.sd-side .claim-btn { font-weight: 800; }
+.sd-pad .claim-row { display: flex; gap: .5rem; flex-wrap: wrap; align-items: center; }
+.sd-pad .claim-row:has(> :not([hidden])) { margin: 0 0 .5rem; }
+.claim-btn { font-weight: 800; }
+.claim-btn.urgent { font-size: 1.15rem; min-height: 3rem; width: 100%;
+  box-shadow: 0 0 0 3px var(--focus); }
+.sd .cell.is-dead { background: color-mix(in srgb, var(--danger) 24%, transparent); }
+.sd .cell.is-dead::after { content: ''; position: absolute; inset: 6%; border-radius: 6px;
+  border: max(2px, .5cqw) dashed var(--danger); }
+
 .sd-side .report-btn[aria-pressed="true"] { border-color: var(--focus); font-weight: 700; }
 .sd.reporting .cell:has(.piece) { cursor: crosshair; }
 .sd-pad .pad-key.is-hinted { outline: 3px solid var(--focus); outline-offset: 1px; }
@@ -91,7 +102,7 @@ export function createBoard(ctx) {
   const hands = h('div', {class: 'hands'});
   const pad = new DigitPad({label: 'Colour to place', onPick: (d) => pick(d)});
   const claimBtn = h('button', {type: 'button', class: 'btn primary claim-btn', hidden: true,
-    onclick: () => ctx.propose('sudoku')}, 'Sudoku!');
+    onclick: () => confirmClaim()}, 'Sudoku!');
   const eraseBtn = h('button', {type: 'button', class: 'btn', hidden: true, 'data-action': 'erase',
     onclick: () => ctx.propose(`erase ${cellName(grid.selected)}`)}, 'Take back this piece');
   const challengeBtn = h('button', {type: 'button', class: 'btn', hidden: true,
@@ -108,14 +119,16 @@ export function createBoard(ctx) {
   const hintNote = h('p', {class: 'hint-note', 'data-testid': 'hint-result', 'aria-live': 'polite',
     hidden: true});
   const countdown = h('div', {class: 'countdown', role: 'timer', 'aria-live': 'off', hidden: true});
-  const claimNote = h('p', {class: 'claim-note'});
-  // The pad sits beside the board, and under it on a narrow screen (a phone shows both).
-  const padBox = h('div', {class: 'sd-pad'}, h('h3', {}, 'Place a colour'), pad.el,
+  const claimNote = h('p', {class: 'claim-note', 'data-testid': 'claim-note'});
+  // The pad sits beside the board, and under it on a narrow screen (a phone shows both),
+  // the claim button with it: on a phone it is in sight when a claim is open.
+  const padBox = h('div', {class: 'sd-pad'}, h('h3', {}, 'Place a colour'),
+    h('div', {class: 'claim-row'}, claimBtn), pad.el,
     h('div', {class: 'hint-row'}, hintBtn, hintNote));
   const padHome = h('div', {});
   const side = h('div', {class: 'sd-side panel'},
     h('h3', {}, 'Pieces left'), hands, padHome,
-    h('div', {class: 'actions'}, claimBtn, challengeBtn, eraseBtn, reportBtn), reportNote,
+    h('div', {class: 'actions'}, challengeBtn, eraseBtn, reportBtn), reportNote,
     countdown, claimNote);
   const stopPlacing = placeByWidth(padBox, padHome, ctx.underBoard);
 
@@ -141,10 +154,33 @@ export function createBoard(ctx) {
 
   const aids = () => !!view?.options?.aids;
 
+  // The seat whose pieces the pad shows: the mover's when this page holds it (a local
+  // game holds both), else the one seat held; null for a spectator (no pad).
+  function padSeat() {
+    const mine = info.mySeats || [];
+    if (view && mine.includes(view.to_move)) return view.to_move;
+    return mine.length ? mine[0] : null;
+  }
+
+  // The mover has no rule-abiding placement: a claim, or the game is lost.
+  const stuck = (v) => !v.result && v.to_move !== null && v.phase !== 'claim'
+    && v.mover_can_place === false && !v.variants?.honour;
+
+  // A claim cannot be taken back: the player is asked first.
+  async function confirmClaim() {
+    const yes = await confirmDialog({title: 'Claim Sudoku!?', yes: 'Claim Sudoku!',
+      no: 'Keep playing', testid: 'claim-dialog', text: [
+        'You take every piece still in play (yours, your opponent\'s and the spare) and must '
+        + `fill the rest of the grid alone, without breaking a rule, within ${view?.claim_minutes} `
+        + 'minutes. Your opponent does not move again.',
+        'If the grid cannot be completed you lose at once; if the time runs out, you lose.']});
+    if (yes) ctx.propose('sudoku');
+  }
+
   // With aids off every colour the mover still has is offered: whether it fits is theirs to see.
   function canUse(colour) {
-    if (!view || view.to_move === null) return false;
-    if (!aids()) return piecesLeft(view, colour) > 0;
+    if (!view || view.to_move === null || stuck(view)) return false;
+    if (!aids()) return piecesLeft(view, colour, view.to_move) > 0;
     return (view.legal_moves || []).some((m) => m.endsWith(`=${colour}`));
   }
 
@@ -170,6 +206,8 @@ export function createBoard(ctx) {
     } catch (error) {
       showHint(error.message || 'No hint now.');
     }
+    // Back to the cell (the note is read out): a digit typed next goes there.
+    if (grid.selected === i) grid.select(i);
   }
 
   // A refused placement lets go of its cell: the next colour picked is armed, not
@@ -229,8 +267,10 @@ export function createBoard(ctx) {
       hintNote.hidden = true;
     }
     hintBtn.hidden = !(aids() && info.canPlay);
+    const seat = padSeat();
+    padBox.hidden = seat === null;
     pad.update((d) => {
-      const count = piecesLeft(v, d);
+      const count = piecesLeft(v, d, seat);
       return {
         enabled: !!info.canPlay && canUse(d),
         pressed: armed === d,
@@ -242,6 +282,7 @@ export function createBoard(ctx) {
     pad.buttons.forEach((b, k) => b.classList.toggle('is-hinted', !!hinted?.colours.includes(k + 1)));
     const words = new Set((v.legal_moves || []).filter((m) => !m.includes('=')));
     claimBtn.hidden = !(info.canPlay && words.has('sudoku'));
+    claimBtn.classList.toggle('urgent', stuck(v));
     if (!claimBtn.hidden) {
       claimBtn.textContent = `Sudoku! (${v.claim_minutes} minutes to finish the grid)`;
     }
@@ -258,7 +299,10 @@ export function createBoard(ctx) {
     } else if (!v.result && v.to_move !== null) {
       const [first, lastTurn] = v.claim_turns || [16, 35];
       const turn = v.turn_number;
-      if (v.claim_open) {
+      if (stuck(v)) {
+        claimNote.textContent = `${noPlacement(v, info.mySeats)}. A claim gives ${v.claim_minutes} minutes `
+          + 'to complete the grid alone.';
+      } else if (v.claim_open) {
         claimNote.textContent = `A claim is open on this turn (${ordinal(turn)}): `
           + `${v.claim_minutes} minutes to complete the grid.`;
       } else if (turn < first) {
@@ -267,6 +311,8 @@ export function createBoard(ctx) {
       } else {
         claimNote.textContent = `Claims closed after turn ${lastTurn}.`;
       }
+    } else if (v.result && v.last_move === 'sudoku' && v.result.reason) {
+      claimNote.textContent = `The claim lost at once: ${v.result.reason}.`;
     } else {
       claimNote.textContent = '';
     }
@@ -312,19 +358,28 @@ export function createBoard(ctx) {
       if (reported) return `reports the piece on ${reported[1]}: it leaves the game`;
       return move;
     },
-    statusDetail: (v) => {
+    statusDetail: (v, seen = info) => {
       if (v.result || v.to_move === null) return '';
       if (v.phase === 'claim') return 'completing the grid alone';
+      if (stuck(v)) return `turn ${v.turn_number}: ${noPlacement(v, seen.mySeats, true)}`;
       return `turn ${v.turn_number}`;
     },
   };
+
+  /** What a mover without placement must do, told to them or about them. */
+  function noPlacement(v, mySeats, lower = false) {
+    const text = (mySeats || []).includes(v.to_move)
+      ? 'No colour of yours fits any cell: claim Sudoku! or lose'
+      : `No colour of ${ctx.playerName(v.to_move).toLowerCase()}'s fits any cell: `
+        + 'they must claim Sudoku! or lose';
+    return lower ? text[0].toLowerCase() + text.slice(1) : text;
+  }
 }
 
-/** How many pieces of `colour` the player to move has left (the shared pool in any_colour). */
-function piecesLeft(v, colour) {
-  const mover = v.to_move;
-  if (mover === null || mover === undefined) return 0;
-  return (v.pool ? v.pool[colour - 1] : v.pieces_left?.[mover]?.[colour - 1]) ?? 0;
+/** How many pieces of `colour` `seat` has left (the shared pool in any_colour). */
+function piecesLeft(v, colour, seat) {
+  if (seat === null || seat === undefined) return 0;
+  return (v.pool ? v.pool[colour - 1] : v.pieces_left?.[seat]?.[colour - 1]) ?? 0;
 }
 
 function draw(grid, v) {
@@ -335,6 +390,7 @@ function draw(grid, v) {
   const variants = v.variants || {};
   const claim = new Set(v.claim_cells || []);
   const holes = new Set(v.holes || []);
+  const dead = new Set(v.dead_cells || []);
   grid.clearLayers();
   if (variants.parity) {
     [...variants.parity].forEach((mark, i) => {
@@ -370,6 +426,7 @@ function draw(grid, v) {
     const name = cellName(i);
     el.classList.toggle('is-last', i === last);
     el.classList.toggle('is-open', legalCells.has(name));
+    el.classList.toggle('is-dead', dead.has(name));
     let label;
     if (cell) {
       const cls = `piece owner-${cell.player ?? 'none'}${claim.has(name) ? ' claim' : ''}`;
@@ -383,6 +440,7 @@ function draw(grid, v) {
       label = `${name}: empty${holes.has(name) ? ' (a hole left by a removed piece)' : ''}`;
       if (legalCells.has(name)) label += ', open';
     }
+    if (dead.has(name)) label += '; the claim failed here';
     if (parity[i] === 'o') label += '; odd cell';
     if (parity[i] === 'e') label += '; even cell';
     el.setAttribute('aria-label', label);

@@ -1,7 +1,8 @@
 // The analysis board: any position of any game (a finished game's, a replay's, an imported
 // record's, or one set up by moves) with the engine thinking about it deeper and deeper
 // while the page stays open. An evaluation bar shows the winning chance of the side to
-// move, the best line can be played on the board by a click, the top candidate moves are
+// move with best play (the best candidate's own value, so the bar and the candidates
+// agree), the best line can be played on the board by a click, the top candidate moves are
 // marked on their cells, and any move may be tried (a variation). The server is the judge
 // of every move and stops thinking when the page asks no more (docs/web.md).
 //
@@ -243,7 +244,7 @@ class AnalysisPage {
     }
     const dot = h('span', {class: 'dot', 'aria-hidden': 'true'});
     dot.style.background = over || v.to_move === null ? 'transparent' : this.mod.meta.playerColour(v.to_move);
-    const detail = !over && this.board.statusDetail?.(v);
+    const detail = !over && this.board.statusDetail?.(v, {mySeats: []});  // nobody's seat here
     this.statusEl.replaceChildren(dot, h('span', {class: 'text'}, h('span', {class: 'lead'}, text),
       detail ? h('span', {class: 'detail'}, ` — ${detail}`) : null));
     this.board.update(v, {canPlay: !over, canReport: false,
@@ -268,15 +269,20 @@ class AnalysisPage {
     }
   }
 
+  /** Numbered and named by their movers, as on the game page; a variation's in italics. */
   renderMoves() {
     const s = this.session;
     this.movesEl.replaceChildren(...s.moves.map((move, k) => {
       const inVariation = k >= s.base;
+      const seat = s.movers?.[k];
+      const known = seat !== null && seat !== undefined;
+      const who = known ? this.name(seat) : '—';
       return h('li', {class: inVariation ? 'variation' : ''},
         h('span', {class: 'num'}, `${k + 1}.`),
-        h('span', {class: 'mover'}, inVariation ? 'variation' : 'game'),
+        h('span', {class: 'mover'}, h('span', {class: 'swatch-sm', 'aria-hidden': 'true',
+          style: known ? `background:${this.mod.meta.playerColour(seat)}` : ''}), who),
         h('button', {type: 'button', 'aria-current': String(k === s.moves.length - 1),
-          'aria-label': `Move ${k + 1}${inVariation ? ' (variation)' : ''}: ${move}`,
+          'aria-label': `Move ${k + 1}, ${who}${inVariation ? ' (variation)' : ''}: ${move}`,
           onclick: () => this.showMove(k + 1)}, move));
     }));
     this.movesEl.scrollTop = this.movesEl.scrollHeight;
@@ -302,7 +308,9 @@ class AnalysisPage {
       return;
     }
     const mover = v.to_move;
-    const chance = a.chance;
+    // The best candidate's own value: the root's (a mean over every move the search
+    // tried, poor ones included) reads lower than every good move listed beside it.
+    const chance = a.candidates.length ? a.candidates[0].chance : a.chance;
     this.fill.style.width = percent(chance);
     if (mover !== null && mover !== undefined) this.fill.style.background = this.mod.meta.playerColour(mover);
     this.evalBar.setAttribute('aria-valuenow', String(Math.round(chance * 100)));

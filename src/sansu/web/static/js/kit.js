@@ -156,6 +156,13 @@ export class Grid {
     this.onSelect(-1);
   }
 
+  /** Keeps the selection only where `keep(name, index)` holds (a new position came). */
+  keepSelectionIf(keep) {
+    if (this.selected >= 0 && !keep(cellName(this.selected, this.cols), this.selected)) {
+      this.deselect();
+    }
+  }
+
   #key(e) {
     if (e.altKey || e.ctrlKey || e.metaKey) return;
     const cell = e.target.closest('.cell');

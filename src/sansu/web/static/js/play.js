@@ -9,7 +9,7 @@
 import {Live, api, dropToken, heldSeats, keepSeats} from './api.js';
 import {forget, turn} from './attention.js';
 import {boardModule} from './games.js';
-import {h, s} from './kit.js';
+import {h, movesByCell, s} from './kit.js';
 import {joinPage} from './play_join.js';
 import {panel} from './play_panel.js';
 import {go, route} from './router.js';
@@ -135,6 +135,9 @@ class GamePage {
     this.explainEl = h('div', {class: 'explain', 'data-testid': 'explain'});
     this.banner = h('div', {class: 'notice history', hidden: true, 'data-testid': 'history-banner'});
     this.underBoard = h('div', {class: 'under-board'});
+    // On a phone each player's name and clock sit by the board: the others above, you below.
+    this.stripTop = h('div', {class: 'player-strip', 'data-testid': 'strip-top'});
+    this.stripBottom = h('div', {class: 'player-strip', 'data-testid': 'strip-bottom'});
     this.board = mod.createBoard({
       propose: (move) => this.propose(move),
       report: (move) => this.report(move),
@@ -156,9 +159,11 @@ class GamePage {
     this.shareEl = h('div', {class: 'panel', hidden: true, 'data-testid': 'share'});
     this.connEl = h('p', {class: 'muted', 'aria-live': 'polite', style: 'margin:0;font-size:.85rem'});
     this.main.append(h('div', {class: 'game-page', 'data-game-id': this.id},
-      h('div', {class: 'board-col'}, this.statusEl, this.banner, this.boardHost, this.underBoard,
-        this.explainEl, h('button', {type: 'button', class: 'btn small zen-exit',
-          'data-action': 'zen', onclick: () => setZen(false)}, 'Leave zen mode')),
+      // A refused move's explanation sits just above the board, where the eye is.
+      h('div', {class: 'board-col'}, this.statusEl, this.banner, this.explainEl, this.stripTop,
+        this.boardHost, this.stripBottom, this.underBoard, h('button', {type: 'button',
+          class: 'btn small zen-exit', 'data-action': 'zen', onclick: () => setZen(false)},
+        'Leave zen mode')),
       h('div', {class: 'side'},
         h('div', {class: 'panel'}, h('h2', {}, title), this.seatsEl, this.watchersEl, this.connEl),
         this.shareEl,
@@ -240,6 +245,7 @@ class GamePage {
       Object.assign(this.g, {view: e.view ?? this.g.view, state: e.state, status: e.status,
         result: e.result, termination: e.termination, clock: e.clock});
       if (this.g.status === 'active') this.g.to_move = this.g.view?.to_move ?? null;
+      if (type === 'move' && !this.mine(e.seat)) this.keepTargets();
       this.clockAt = Date.now();
       this.pending = false;
       if (this.viewing !== null && this.viewing >= this.g.moves.length) this.viewing = null;
@@ -320,6 +326,16 @@ class GamePage {
     this.explainEl.dataset.kind = kind;
     if (text) announce(text);
     if (text && kind === 'error') playSound('error');
+  }
+
+  /** After another side's move the selection stays only on a cell one may still play (or,
+   *  where the view lists no placements, an empty one): no ring left on a spent cell. */
+  keepTargets() {
+    const v = this.g.view;
+    if (!v) return;
+    const byCell = movesByCell(v);
+    this.board.grid?.keepSelectionIf((name, i) => this.mine(v.to_move) && this.g.status === 'active'
+      && (byCell.has(name) || (!byCell.size && !v.cells?.[i])));
   }
 
   canPlay() {
@@ -453,7 +469,7 @@ class GamePage {
     }
     if (this.g.status !== 'active') return {text: 'This game did not finish', over: true};
     const p = v.to_move;
-    const detail = this.board.statusDetail?.(v) || '';
+    const detail = this.board.statusDetail?.(v, {mySeats: Object.keys(this.held).map(Number)}) || '';
     const seat = this.g.seats[p];
     let text;
     if (this.mine(p)) text = this.solo ? `Your move (${this.seatName(p)})` : `${this.seatName(p)} to move`;

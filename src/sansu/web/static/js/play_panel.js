@@ -15,7 +15,7 @@ export const panel = {
     const v = this.g.view;
     const here = this.g.presence?.seats || [];
     const active = this.g.status === 'active';
-    this.seatsEl.replaceChildren(...this.g.seats.map((s) => h('div', {
+    const row = (s) => h('div', {
       class: `seat${active && v?.to_move === s.seat ? ' to-move' : ''}`, 'data-seat': s.seat},
     h('span', {class: 'swatch', style: `background:${this.mod.meta.playerColour(s.seat)}`,
       'aria-hidden': 'true'}),
@@ -24,7 +24,13 @@ export const panel = {
       seatRating(s)),
     h('span', {class: 'clock', 'data-clock': s.seat}),
     here.length ? h('span', {class: `presence${here[s.seat] ? ' on' : ''}`, role: 'img',
-      'aria-label': here[s.seat] ? 'here' : 'away', title: here[s.seat] ? 'here' : 'away'}) : null)));
+      'aria-label': here[s.seat] ? 'here' : 'away', title: here[s.seat] ? 'here' : 'away'}) : null);
+    this.seatsEl.replaceChildren(...this.g.seats.map(row));
+    // By the board (shown on a phone): this page's seat below, the others above.
+    const held = Object.keys(this.held).map(Number);
+    const you = held.length ? Math.min(...held) : 0;
+    this.stripTop.replaceChildren(...this.g.seats.filter((s) => s.seat !== you).map(row));
+    this.stripBottom.replaceChildren(...this.g.seats.filter((s) => s.seat === you).map(row));
     const watchers = this.g.presence?.spectators || 0;
     this.watchersEl.textContent = watchers ? `${watchers} watching` : '';
     this.renderClocks();
@@ -35,7 +41,8 @@ export const panel = {
     if (!this.seatsEl || !c) return;
     const elapsed = (Date.now() - this.clockAt) / 1000;
     const active = this.g.status === 'active';
-    this.seatsEl.querySelectorAll('[data-clock]').forEach((el) => {
+    [this.seatsEl, this.stripTop, this.stripBottom].flatMap((root) => [
+      ...root.querySelectorAll('[data-clock]')]).forEach((el) => {
       const seat = Number(el.dataset.clock);
       if (!c.remaining) {
         el.textContent = '';
