@@ -105,12 +105,13 @@ def serving(
     db: Path,
     *,
     cwd: Path | None = None,
-    wait: float = 60,
+    wait: float = 240,
     extra: tuple[str, ...] = (),
 ) -> Iterator[str]:
     """``sansu serve`` (the executable ``sansu``) on a free port with the SQLite file ``db``.
 
-    ``wait``: how long the server may take to answer (it warms its computer players first);
+    ``wait``: how long the server may take to answer (it warms its computer players first,
+    which on a busy machine can take minutes: the wait ends as soon as it answers);
     ``extra``: more options for ``sansu serve``.
     """
     port = free_port()
