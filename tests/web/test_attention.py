@@ -95,7 +95,7 @@ def test_the_playing_strip_leads_a_signed_in_player_to_the_game_that_waits(
         assert not pb.title().startswith("(")
         pa.goto(f"{server_url}/#/watch")
         pa.wait_for_selector(f"{chip}.your-turn")
-        assert pa.title().startswith("(1) Your move · ")
+        pa.wait_for_function("() => document.title.startsWith('(1) Your move · ')")
         # At the top of the page on a phone: above everything the page shows.
         pb.goto(f"{server_url}/#/")
         pb.wait_for_selector("[data-testid=playing-strip]:not([hidden])")

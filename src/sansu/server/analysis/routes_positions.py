@@ -90,7 +90,7 @@ def describe(game: Game, state: State, moves: list[str], viewer: int | None) -> 
     }
 
 
-@positions_router.post("/positions", responses=refusals(403, 422))
+@positions_router.post("/positions", responses=refusals(401, 403, 422))
 async def position(
     body: PositionRequest,
     service: Service,

@@ -518,7 +518,9 @@ class GamePage {
     // sharing one screen: it is always one of theirs).
     const waits = live && !this.replay && this.solo && this.g.status === 'active'
       && v.to_move !== null && v.to_move !== undefined && this.mine(v.to_move);
-    turn(this.id, waits, `${this.g.title || this.mod.meta.title}: ${this.statusText().text}`);
+    if (!this.stopped) {  // a page left says nothing more (its game is the strip's again)
+      turn(this.id, waits, `${this.g.title || this.mod.meta.title}: ${this.statusText().text}`);
+    }
   }
 
   /** When the game's own limit (Sumodoku's claim, Sudoku Challenge's chrono) runs out, in ms. */

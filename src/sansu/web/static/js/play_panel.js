@@ -31,6 +31,10 @@ export const panel = {
     const you = held.length ? Math.min(...held) : 0;
     this.stripTop.replaceChildren(...this.g.seats.filter((s) => s.seat !== you).map(row));
     this.stripBottom.replaceChildren(...this.g.seats.filter((s) => s.seat === you).map(row));
+    // The side panel's rows stay the ones tests and tools name (no id twice on a page).
+    for (const strip of [this.stripTop, this.stripBottom]) {
+      strip.querySelectorAll('[data-testid]').forEach((el) => el.removeAttribute('data-testid'));
+    }
     const watchers = this.g.presence?.spectators || 0;
     this.watchersEl.textContent = watchers ? `${watchers} watching` : '';
     this.renderClocks();
