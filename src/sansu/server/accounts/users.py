@@ -210,6 +210,7 @@ def authenticate(
         row = connection.execute(select(users).where(users.c.name_key == key)).first()
     text = _usable(password)
     if not _verify(row.password_hash if row else None, text) or row is None or text is None:
+        limiter.failed()
         raise UserError("bad_credentials", "wrong user name or password")  # stays counted
     limiter.succeeded(attempt)
     if HASHER.check_needs_rehash(row.password_hash):
