@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import argparse
 import gc
+import logging
+import re
 import signal
 import socket
 import sys
@@ -194,12 +196,12 @@ def run(args: argparse.Namespace) -> int:
     except Exception as error:  # a bad URL or an unreachable database
         print(f"sansu serve: {error}", file=sys.stderr)
         return 2
-    print(
-        f"sansu: serving on http://{args.host}:{args.port}/ (database {db}"
-        + (", cluster node)" if args.redis else ")"),
-        file=sys.stderr,
-        flush=True,
+    shown = re.sub(r"(://[^:/@]*:)[^@]*@", r"\1***@", db)  # never a database password
+    serving = f"serving on http://{args.host}:{args.port}/ (database {shown}" + (
+        ", cluster node)" if args.redis else ")"
     )
+    if args.log_format == "text":
+        print(f"sansu: {serving}", file=sys.stderr, flush=True)
     # The store's writer thread hands the GIL back and forth with the event loop a few
     # times per commit; a short switch interval keeps each handover from waiting 5 ms.
     sys.setswitchinterval(0.0002)
@@ -219,6 +221,9 @@ def run(args: argparse.Namespace) -> int:
         timeout_graceful_shutdown=5,
         lifespan="on",
     )
+
+    if args.log_format != "text":  # every line of the log is JSON, this one too
+        logging.getLogger("sansu.server").info("%s", serving)
 
     class Server(uvicorn.Server):
         def handle_exit(self, sig: int, frame: object) -> None:
