@@ -1,0 +1,79 @@
+"""``sansu admin``: a server operator's commands (backups and restores of its database).
+
+``sansu admin backup FILE`` copies the database while the server runs (one
+consistent snapshot: SQLite's online backup API, PostgreSQL's ``pg_dump -Fc``);
+``sansu admin restore FILE`` puts a backup into a database, refusing one that
+holds tables unless ``--force``, and a backup from a newer sansu's schema. Both
+print what the backup holds (games, moves, accounts). ``--db`` is
+``sansu serve``'s. Details: docs/operations.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+DB_HELP = "database: a SQLite file path, sqlite:///FILE or postgresql://USER@HOST/DB"
+"""The same as ``sansu serve --db`` (default: the server's default SQLite file)."""
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    parser = sub.add_parser(
+        "admin",
+        help="run a server's operations: backup, restore",
+        description="A server operator's commands.",
+    )
+    actions = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
+    backup = actions.add_parser(
+        "backup",
+        help="back up the database (consistent while the server runs)",
+        description="Write a consistent backup of the database to FILE, while the server"
+        " runs or not, and print what it holds.",
+    )
+    backup.add_argument("file", metavar="FILE", help="the backup to write (replaced if present)")
+    backup.add_argument("--db", metavar="URL", help=DB_HELP)
+    backup.set_defaults(func=run_backup)
+    restore = actions.add_parser(
+        "restore",
+        help="restore a backup into a database (stop the server first)",
+        description="Restore the backup FILE into the database, which must hold no"
+        " tables unless --force, and print what it holds.",
+    )
+    restore.add_argument("file", metavar="FILE", help="a backup made by sansu admin backup")
+    restore.add_argument("--db", metavar="URL", help=DB_HELP)
+    restore.add_argument(
+        "--force", action="store_true", help="replace every table of a database that has some"
+    )
+    restore.set_defaults(func=run_restore)
+
+
+def _db(args: argparse.Namespace) -> str:
+    from sansu.server import default_db_path
+
+    return args.db or str(default_db_path())
+
+
+def run_backup(args: argparse.Namespace) -> int:
+    from sansu.server.base.backups import BackupError, backup
+
+    try:
+        summary = backup(_db(args), args.file)
+    except BackupError as error:
+        print(f"sansu admin backup: {error}", file=sys.stderr)
+        return 1
+    print(f"backed up {summary} to {args.file}")
+    return 0
+
+
+def run_restore(args: argparse.Namespace) -> int:
+    from sansu.server.base.backups import BackupError, code_revision, restore
+
+    try:
+        summary = restore(args.file, _db(args), force=args.force)
+    except BackupError as error:
+        print(f"sansu admin restore: {error}", file=sys.stderr)
+        return 1
+    print(f"restored {summary} from {args.file}")
+    if summary.revision != code_revision():
+        print(f"the server upgrades its schema to {code_revision()} when it starts")
+    return 0
