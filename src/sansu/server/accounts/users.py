@@ -62,6 +62,8 @@ class UserRow(Base):
     password_changed_at: Mapped[float] = mapped_column(Float)
     bot: Mapped[bool] = mapped_column(Boolean, default=False)
     """A program's account (a bot plays through the API); kept off the human leaderboards."""
+    role: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    """``admin`` or ``moderator``; ``None``: a player (:mod:`~.roles`)."""
 
 
 users = UserRow.__table__
