@@ -26,7 +26,8 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from sqlalchemy import MetaData, create_engine, inspect, make_url, text
+from alembic.script import ScriptDirectory
+from sqlalchemy import Connection, MetaData, create_engine, inspect, make_url, text
 from sqlalchemy.engine import URL
 
 from sansu.server.base.store import MIGRATIONS, normalise_url
@@ -68,9 +69,7 @@ def code_revision() -> str:
     return _script().get_current_head() or ""
 
 
-def _script():  # type: ignore[no-untyped-def]
-    from alembic.script import ScriptDirectory
-
+def _script() -> ScriptDirectory:
     return ScriptDirectory(str(MIGRATIONS))
 
 
@@ -177,7 +176,7 @@ def _run(command: list[str], url: URL) -> None:
         raise BackupError(f"{Path(command[0]).name} failed: {done.stderr.strip()[-2000:]}")
 
 
-def _pg_counts(connection) -> Summary:  # type: ignore[no-untyped-def]
+def _pg_counts(connection: Connection) -> Summary:
     tables = set(inspect(connection).get_table_names())
     revision = None
     if "alembic_version" in tables:
