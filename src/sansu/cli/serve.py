@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import argparse
 import gc
+import logging
+import re
 import signal
+import socket
 import sys
 from types import FrameType
 
@@ -132,7 +135,35 @@ def register(sub: argparse._SubParsersAction) -> None:
         " known by the address it connects from)",
     )
     parser.add_argument(
+        "--metrics-port",
+        type=int,
+        default=None,
+        metavar="PORT",
+        help="serve Prometheus metrics at /metrics on this port of --metrics-host, a listener"
+        " apart from the public one (default: no metrics listener)",
+    )
+    parser.add_argument(
+        "--metrics-host",
+        default="127.0.0.1",
+        metavar="ADDRESS",
+        help="address of the metrics listener (default %(default)s)",
+    )
+    parser.add_argument(
+        "--metrics-allow",
+        metavar="NETWORKS",
+        default=None,
+        help="addresses that may read /metrics on the public port, e.g. '10.0.0.5,192.168.0.0/24'"
+        " (default: nobody; /metrics there is 404)",
+    )
+    parser.add_argument(
         "--log-level", default="info", choices=("critical", "error", "warning", "info", "debug")
+    )
+    parser.add_argument(
+        "--log-format",
+        default="text",
+        choices=("text", "json"),
+        help="text, or json: one JSON object a line, each with its request's id"
+        " (default %(default)s)",
     )
     parser.set_defaults(func=run)
 
@@ -143,8 +174,10 @@ def _exit_on_sigterm(signum: int, _frame: FrameType | None) -> None:
 
 def run(args: argparse.Namespace) -> int:
     import uvicorn
+    from uvicorn.config import LOGGING_CONFIG
 
     from sansu.server import create_app, default_db_path
+    from sansu.server.base import log_config
     from sansu.server.base.ratelimit import RateLimits
 
     if not 0 < args.port < 65536:
@@ -158,6 +191,10 @@ def run(args: argparse.Namespace) -> int:
         print(
             "sansu serve: --redis needs --db postgresql://… (shared by every node)", file=sys.stderr
         )
+        return 2
+    problem = _check_metrics(args)
+    if problem:
+        print(f"sansu serve: {problem}", file=sys.stderr)
         return 2
     sockets = args.rate_limit_sockets
     if sockets != "none" and not (sockets.isdigit() and int(sockets) > 0):
@@ -177,18 +214,21 @@ def run(args: argparse.Namespace) -> int:
             computer_time_ms=args.computer_time_ms,
             rate_limits=limits,
             redis_url=args.redis,
+            metrics_port=args.metrics_port,
+            metrics_allow=args.metrics_allow,
+            forwarded_allow_ips=args.forwarded_allow_ips,
             **({} if args.keep_idle is None else {"keep_idle": args.keep_idle}),
             **({} if args.abandon_after is None else {"abandon_after": args.abandon_after}),
         )
     except Exception as error:  # a bad URL or an unreachable database
         print(f"sansu serve: {error}", file=sys.stderr)
         return 2
-    print(
-        f"sansu: serving on http://{args.host}:{args.port}/ (database {db}"
-        + (", cluster node)" if args.redis else ")"),
-        file=sys.stderr,
-        flush=True,
+    shown = re.sub(r"(://[^:/@]*:)[^@]*@", r"\1***@", db)  # never a database password
+    serving = f"serving on http://{args.host}:{args.port}/ (database {shown}" + (
+        ", cluster node)" if args.redis else ")"
     )
+    if args.log_format == "text":
+        print(f"sansu: {serving}", file=sys.stderr, flush=True)
     # The store's writer thread hands the GIL back and forth with the event loop a few
     # times per commit; a short switch interval keeps each handover from waiting 5 ms.
     sys.setswitchinterval(0.0002)
@@ -201,13 +241,16 @@ def run(args: argparse.Namespace) -> int:
         port=args.port,
         log_level=args.log_level,
         access_log=False,
-        proxy_headers=bool(args.forwarded_allow_ips),
-        forwarded_allow_ips=args.forwarded_allow_ips or "",
+        proxy_headers=False,  # the app reads them (create_app's forwarded_allow_ips)
+        log_config=log_config(args.log_format, args.log_level) or LOGGING_CONFIG,
         ws_max_size=64 * 1024,
         ws_per_message_deflate=False,  # compressing every move costs more CPU than it saves
         timeout_graceful_shutdown=5,
         lifespan="on",
     )
+
+    if args.log_format != "text":  # every line of the log is JSON, this one too
+        logging.getLogger("sansu.server").info("%s", serving)
 
     class Server(uvicorn.Server):
         def handle_exit(self, sig: int, frame: object) -> None:
@@ -223,5 +266,38 @@ def run(args: argparse.Namespace) -> int:
     # tracker reported them leaked whenever the pool was not yet garbage. This handler
     # ends the process like Ctrl-C does, by a normal exit (status 143, 128 + SIGTERM).
     signal.signal(signal.SIGTERM, _exit_on_sigterm)
-    server.run()
+    if args.metrics_port is None:
+        server.run()
+    else:
+        sockets = [config.bind_socket(), _listen(args.metrics_host, args.metrics_port)]
+        server.run(sockets=sockets)
     return 0 if server.started else 1
+
+
+def _check_metrics(args: argparse.Namespace) -> str | None:
+    """What is wrong with the metrics options, if anything."""
+    from sansu.server.base.metrics import allow_list
+
+    port = args.metrics_port
+    if port is not None and not (0 < port < 65536 and port != args.port):
+        return f"bad --metrics-port {port} (a free port other than --port)"
+    try:
+        allow_list(args.metrics_allow)
+    except ValueError as error:
+        return f"bad --metrics-allow: {error}"
+    return None
+
+
+def _listen(host: str, port: int) -> socket.socket:
+    """A listening socket for the metrics listener."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((host, port))
+    except OSError as error:
+        sock.close()
+        message = f"sansu serve: cannot listen for metrics on {host}:{port}: {error}"
+        raise SystemExit(message) from None
+    sock.set_inheritable(True)
+    return sock

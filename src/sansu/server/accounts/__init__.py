@@ -21,11 +21,13 @@ from sansu.server.accounts.identity import (
 )
 from sansu.server.accounts.login_limits import LoginLimiter
 from sansu.server.accounts.lookalikes import skeleton
+from sansu.server.accounts.roles import ROLES, audit_entries, audit_log, grant, role_of
 from sansu.server.accounts.routes import CsrfHeader, router
 from sansu.server.accounts.users import User, UserError, find_user, get_user
 from sansu.server.accounts.users import users as users_table
 
 __all__ = [
+    "ROLES",
     "Caller",
     "CsrfHeader",
     "LoginLimiter",
@@ -37,9 +39,13 @@ __all__ = [
     "Who",
     "account",
     "acting",
+    "audit_entries",
+    "audit_log",
     "bot_refused",
     "find_user",
     "get_user",
+    "grant",
+    "role_of",
     "router",
     "session_of",
     "signed_session",

@@ -25,6 +25,7 @@ from __future__ import annotations
 import logging
 import math
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from limits import RateLimitItem, parse_many
@@ -73,6 +74,14 @@ class LoginLimiter:
         self._per_account = parse_many(per_account)
         self._per_client = parse_many(per_client)
         self._limiter = FixedWindowRateLimiter(storage or MemoryStorage())
+        self.on_failure: Callable[[str], None] | None = None
+        """Told the reason of each failed log-in (the server's metrics)."""
+
+    def failed(self, reason: str = "bad_credentials") -> None:
+        """A log-in failed (a wrong password, or ``too_many_attempts``): for the metrics;
+        the attempt itself was counted already."""
+        if self.on_failure is not None:
+            self.on_failure(reason)
 
     def _counts(self, name_key: str, client: str) -> list[Count]:
         pair = f"{name_key}\x00{client}"
@@ -91,6 +100,7 @@ class LoginLimiter:
                 counted.append(count)
                 if not self._limiter.hit(*count):
                     self._take_back(counted)
+                    self.failed("too_many_attempts")
                     return Attempt(name_key, client, False, self.retry_after(name_key, client))
         except StorageError as error:  # a cluster's Redis away: the hashing still slows guesses
             log.warning("log-in limits cannot be counted: %s", error)

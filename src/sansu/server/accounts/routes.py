@@ -263,6 +263,7 @@ async def change_password(
         ended = await _write(store, job)
     except UserError as error:
         if error.code == "bad_credentials":  # stays counted as a failed log-in
+            limiter.failed()
             raise _refusal(error, status=403) from None
         raise _refusal(error) from None
     limiter.succeeded(attempt)

@@ -62,6 +62,8 @@ class UserRow(Base):
     password_changed_at: Mapped[float] = mapped_column(Float)
     bot: Mapped[bool] = mapped_column(Boolean, default=False)
     """A program's account (a bot plays through the API); kept off the human leaderboards."""
+    role: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    """``admin`` or ``moderator``; ``None``: a player (:mod:`~.roles`)."""
 
 
 users = UserRow.__table__
@@ -210,6 +212,7 @@ def authenticate(
         row = connection.execute(select(users).where(users.c.name_key == key)).first()
     text = _usable(password)
     if not _verify(row.password_hash if row else None, text) or row is None or text is None:
+        limiter.failed()
         raise UserError("bad_credentials", "wrong user name or password")  # stays counted
     limiter.succeeded(attempt)
     if HASHER.check_needs_rehash(row.password_hash):

@@ -90,6 +90,7 @@ def assemble(
     hub.max_per_client = (rate_limits or RateLimits()).sockets
     computer = ComputerRunner(computer_workers, time_ms_cap=computer_time_ms)
     rounds = Rounds(store, hub, clock=clock, keep_idle=keep_idle, keep_finished=keep_finished)
+    _measure(metrics, store, limiter, login_limiter, hub, computer, rounds)
     timekeeper = Timekeeper(rounds, background, clock)
     seating = Seating(rounds, clock)
     service = GameService(
@@ -146,6 +147,30 @@ def assemble(
             server.cluster, service, tournaments, streams, challenges, seeks, desk, redis_url
         )
     return server
+
+
+def _measure(
+    metrics: Metrics,
+    store: Store,
+    limiter: Limiter,
+    login_limiter: LoginLimiter,
+    hub: Hub,
+    computer: ComputerRunner,
+    rounds: Rounds,
+) -> None:
+    """Has each part tell ``metrics`` what it counts, and the sizes read at each scrape."""
+    store.on_commit = metrics.committed
+    limiter.on_refusal = metrics.refused
+    login_limiter.on_failure = metrics.login_failed
+    computer.on_wait = metrics.waited
+    metrics.watch("sansu_open_sockets", "Game sockets open", hub.count)
+    metrics.watch("sansu_games_in_memory", "Games held in memory", lambda: len(rounds.games))
+    metrics.watch(
+        "sansu_computer_queue_length",
+        "Computer searches waiting for a worker",
+        computer.queue_lengths,
+        label="kind",
+    )
 
 
 def _login_storage(redis_url: str) -> Any:

@@ -30,8 +30,10 @@ from sansu.server.app.security_headers import install as install_security_header
 from sansu.server.base import (
     ApiError,
     ErrorBody,
+    MetricsEndpoint,
     RateLimit,
     RateLimits,
+    RequestIds,
     error_response,
     install_logging,
     send_error,
@@ -174,6 +176,9 @@ def create_app(
     review_simulations: int | None = None,
     analysis_simulations: tuple[int, int] | None = None,
     redis_url: str | None = None,
+    metrics_port: int | None = None,
+    metrics_allow: str | None = None,
+    forwarded_allow_ips: str | None = None,
 ) -> FastAPI:
     """The server's app on the database ``db_url`` (a SQLAlchemy URL or a SQLite file path).
 
@@ -191,6 +196,10 @@ def create_app(
     (default: each game's own, ``sansu.server.analysis.board.default_budgets``).
     ``redis_url``: run as one node of a cluster sharing the database (PostgreSQL)
     and this Redis server (:mod:`sansu.server.cluster.node`).
+    ``metrics_port``, ``metrics_allow``: ``/metrics`` on that listener's port, and to
+    those addresses (``"10.0.0.0/8,::1"``); for anyone else it is 404.
+    ``forwarded_allow_ips``: the proxies whose ``X-Forwarded-*`` and ``X-Request-Id``
+    headers are believed (``"*"``: any).
     """
     server = assemble(
         db_url or str(default_db_path()),
@@ -338,4 +347,12 @@ def create_app(
     app.add_middleware(BodyLimit)
     app.add_middleware(RateLimit, limiter=server.limiter)
     install_security_headers(app)
+    app.add_middleware(
+        MetricsEndpoint, metrics=service.metrics, port=metrics_port, allow=metrics_allow
+    )
+    if forwarded_allow_ips:
+        from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
+
+        app.add_middleware(ProxyHeadersMiddleware, trusted_hosts=forwarded_allow_ips)
+    app.add_middleware(RequestIds, trusted=forwarded_allow_ips)
     return app

@@ -17,8 +17,8 @@ from sansu.server.base.errors import (
     token_required,
     wrong_token,
 )
-from sansu.server.base.logs import install_logging
-from sansu.server.base.metrics import Metrics
+from sansu.server.base.logs import RequestIds, install_logging, log_config
+from sansu.server.base.metrics import Metrics, MetricsEndpoint
 from sansu.server.base.ratelimit import (
     Limiter,
     RateLimit,
@@ -58,9 +58,11 @@ __all__ = [
     "GameName",
     "Limiter",
     "Metrics",
+    "MetricsEndpoint",
     "OptionValue",
     "RateLimit",
     "RateLimits",
+    "RequestIds",
     "Rows",
     "SeatSpec",
     "Store",
@@ -74,6 +76,7 @@ __all__ = [
     "game_over",
     "games",
     "install_logging",
+    "log_config",
     "metadata",
     "moves",
     "not_found",

@@ -105,6 +105,8 @@ class Limiter:
         self.imports = _items(limits.imports)
         self._limiter = FixedWindowRateLimiter(storage or MemoryStorage())
         self.refused = 0
+        self.on_refusal: Callable[[str], None] | None = None
+        """Told the code of each refusal (the server's metrics)."""
 
     async def hit(
         self, client: str, *, create: bool = False, account: bool = False, imports: bool = False
@@ -122,8 +124,10 @@ class Limiter:
             if imports:
                 imported = [("record imports", i) for i in self.imports]
                 await count(self._limiter, imported, client, "this address", "too_many_imports")
-        except ApiError:
+        except ApiError as error:
             self.refused += 1
+            if self.on_refusal is not None:
+                self.on_refusal(error.code)
             raise
 
 

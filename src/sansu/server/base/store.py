@@ -192,6 +192,9 @@ class Store:
         self.jobs = 0
         self.sql_seconds = 0.0
         self.commit_seconds = 0.0
+        self.on_commit: Callable[[float], None] | None = None
+        """Told the seconds of each batch committed, from its first statement to its
+        durable commit (the server's metrics)."""
 
     def open(self) -> None:
         """Migrates the schema and starts the writer."""
@@ -287,8 +290,11 @@ class Store:
             self._run_jobs(connection, batch)
             written = time.perf_counter()
             await asyncio.get_running_loop().run_in_executor(self._committer, transaction.commit)
+            done = time.perf_counter()
             self.sql_seconds += written - started
-            self.commit_seconds += time.perf_counter() - written
+            self.commit_seconds += done - written
+            if self.on_commit is not None:
+                self.on_commit(done - started)
         except Exception:
             try:
                 transaction.rollback()
@@ -360,8 +366,11 @@ class Store:
 
     def _run_batch(self, batch: list[_Job]) -> None:
         try:
+            started = time.perf_counter()
             with self.engine.begin() as connection:
                 self._run_jobs(connection, batch)
+            if self.on_commit is not None:
+                self.on_commit(time.perf_counter() - started)
         except Exception:
             if len(batch) == 1:
                 log.exception("a write failed")

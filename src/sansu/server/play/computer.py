@@ -159,6 +159,7 @@ class _Job:
     fn: Callable[[Any], Any] = field(compare=False)
     request: Any = field(compare=False)
     future: asyncio.Future[Any] = field(compare=False)
+    queued_at: float = field(compare=False, default_factory=time.perf_counter)
 
 
 class ComputerClosed(RuntimeError):
@@ -194,6 +195,8 @@ class ComputerRunner:
         self._busy = {MOVE: 0, ANALYSIS: 0}
         self._seq = itertools.count()
         self._running: set[asyncio.Task[None]] = set()
+        self.on_wait: Callable[[str, float], None] | None = None
+        """Told how long each search (``move`` or ``analysis``) waited for a worker."""
 
     def _executor(self) -> Executor | None:
         if self.workers <= 0:
@@ -261,6 +264,10 @@ class ComputerRunner:
         """Jobs waiting for a worker (of ``priority``, or all)."""
         return sum(1 for j in self._queue if not j.future.done() and priority in (None, j.priority))
 
+    def queue_lengths(self) -> dict[str, float]:
+        """Searches waiting for a worker, by kind (``move``, ``analysis``)."""
+        return {"move": self.queued(MOVE), "analysis": self.queued(ANALYSIS)}
+
     def _dispatch(self) -> None:
         while self._queue and sum(self._busy.values()) < self.slots:
             job = self._queue[0]
@@ -271,6 +278,9 @@ class ComputerRunner:
                 return  # the head is an analysis job, so no move waits
             heapq.heappop(self._queue)
             self._busy[job.priority] += 1
+            if self.on_wait is not None:
+                kind = "move" if job.priority == MOVE else "analysis"
+                self.on_wait(kind, time.perf_counter() - job.queued_at)
             task = asyncio.get_running_loop().create_task(self._execute(job))
             self._running.add(task)
             task.add_done_callback(self._running.discard)

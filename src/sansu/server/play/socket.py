@@ -80,6 +80,7 @@ async def socket(
     try:
         service.hub.admit(client)
     except ApiError as error:
+        service.metrics.refused(error.code)
         await refuse(websocket, error)
         return
     try:
@@ -194,7 +195,7 @@ async def receive(
             request = parse(message)
             answer_id = request_id(request)
             if await handle(service, live, connection, who, request, answer_id):
-                service.metrics.timings.append(time.perf_counter() - received)
+                service.metrics.acknowledged(request.get("type"), time.perf_counter() - received)
         except ApiError as error:
             connection.send(dumps({"type": "error", "id": answer_id, **error.to_dict()["error"]}))
         except Exception:  # a fault of the server's: logged, answered, and the socket stays
