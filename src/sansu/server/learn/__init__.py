@@ -5,6 +5,9 @@ May import: base, accounts, ratings, play, analysis.
 
 from __future__ import annotations
 
+from sansu.server.learn.puzzles import DATA_ENV, PuzzleBook, PuzzleRatings
+from sansu.server.learn.routes_puzzles import mistakes_router
+from sansu.server.learn.routes_puzzles import router as puzzles_router
 from sansu.server.learn.tables import (
     LessonStepRow,
     PuzzleAttemptRow,
@@ -13,8 +16,13 @@ from sansu.server.learn.tables import (
 )
 
 __all__ = [
+    "DATA_ENV",
     "LessonStepRow",
     "PuzzleAttemptRow",
+    "PuzzleBook",
     "PuzzlePlayerRow",
     "PuzzleRatingRow",
+    "PuzzleRatings",
+    "mistakes_router",
+    "puzzles_router",
 ]
