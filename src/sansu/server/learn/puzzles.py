@@ -19,7 +19,7 @@ import json
 import math
 import os
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date
 from functools import cached_property
@@ -53,22 +53,21 @@ players_table = PuzzlePlayerRow.__table__
 attempts_table = PuzzleAttemptRow.__table__
 
 
-def _canonical(state: State, moves: Iterable[str]) -> tuple[State, list[str]]:
-    texts = []
-    for move in moves:
+def position(puzzle: Puzzle) -> State:
+    """The position the learner faces."""
+    state = sansu.load_game(puzzle.game, **puzzle.options).initial_state()
+    for move in puzzle.moves:
         state = state.play(move)
-        texts.append(str(state.last_move))
-    return state, texts
+    return state
 
 
 class PuzzleBook:
-    """The puzzles served, by game and by id, each checked once with the engine when loaded."""
+    """The puzzles served, by game and by id."""
 
     def __init__(self, folder: str | Path | None = None) -> None:
         named = folder if folder is not None else os.environ.get(DATA_ENV) or None
         self.folder = Path(named) if named is not None else None
-        self.seats: dict[str, int] = {}
-        """Each puzzle's learner: the seat to move in its position."""
+        self._seats: dict[str, int] = {}
 
     def _read(self, game: str) -> list[Puzzle]:
         if self.folder is None:
@@ -80,29 +79,10 @@ class PuzzleBook:
 
     @cached_property
     def by_game(self) -> dict[str, list[Puzzle]]:
-        out: dict[str, list[Puzzle]] = {}
-        for game in sansu.game_ids():
-            puzzles = []
-            for puzzle in self._read(game):
-                start = sansu.load_game(puzzle.game, **puzzle.options).initial_state()
-                state, moves = _canonical(start, puzzle.moves)
-                _, solution = _canonical(state, puzzle.solution)
-                self.seats[puzzle.id] = state.to_move
-                puzzles.append(
-                    Puzzle(
-                        puzzle.id,
-                        puzzle.game,
-                        dict(puzzle.options),
-                        tuple(moves),
-                        tuple(solution),
-                        puzzle.rating,
-                        puzzle.themes,
-                        puzzle.source,
-                    )
-                )
-            if puzzles:
-                out[game] = sorted(puzzles, key=lambda p: p.id)
-        return out
+        """The puzzles of each game that has some, in id order (read once: the files are
+        small; the positions are replayed only when a puzzle is asked for)."""
+        out = {game: sorted(self._read(game), key=lambda p: p.id) for game in sansu.game_ids()}
+        return {game: puzzles for game, puzzles in out.items() if puzzles}
 
     @cached_property
     def by_id(self) -> dict[str, Puzzle]:
@@ -151,12 +131,19 @@ class PuzzleBook:
             raise ApiError(404, "no_more_puzzles", message)
         return min(left, key=lambda p: (abs(current.get(p.id, p.rating) - rating), p.id))
 
+    def seat(self, puzzle: Puzzle) -> int:
+        """The learner's seat: the one to move in the puzzle's position (a replay, which
+        takes a Python engine up to a tenth of a second: call it off the event loop)."""
+        if puzzle.id not in self._seats:
+            self._seats[puzzle.id] = position(puzzle).to_move
+        return self._seats[puzzle.id]
+
     def describe(self, puzzle: Puzzle, rating: float | None = None) -> dict[str, Any]:
         """What a page needs to set a puzzle: the position's moves, the learner's seat, the
         solution (the page plays the replies from it), the rating and themes."""
         data = puzzle.to_dict()
         data["rating"] = round(rating if rating is not None else puzzle.rating)
-        data["seat"] = self.seats[puzzle.id]
+        data["seat"] = self.seat(puzzle)
         return data
 
 
@@ -181,11 +168,10 @@ def wins_at_once(state: State, after: State) -> bool:
 def judge(puzzle: Puzzle, moves: list[str]) -> Verdict:
     """Whether ``moves`` (the learner's moves only) solve ``puzzle``. A line that stops
     before it is decided, or goes on after, is refused (422)."""
-    game = sansu.load_game(puzzle.game, **puzzle.options)
-    state, _ = _canonical(game.initial_state(), puzzle.moves)
+    state = position(puzzle)
     line: list[str] = []
     for k, move in enumerate(moves):
-        expected = puzzle.solution[2 * k]
+        expected = str(state.play(puzzle.solution[2 * k]).last_move)
         try:
             after = state.play(move)
         except (IllegalMove, ValueError) as error:
@@ -196,15 +182,12 @@ def judge(puzzle: Puzzle, moves: list[str]) -> Verdict:
             if text != expected and wins_at_once(state, after):
                 decided = Verdict(True, None, f"{text} wins at once", line)
             elif text != expected:
-                decided = Verdict(
-                    False, k, f"{text} does not win: the solution is {expected}", line
-                )
+                decided = Verdict(False, k, f"the solution plays {expected} here", line)
             elif 2 * k == len(puzzle.solution) - 1:
                 decided = Verdict(True, None, "solved", line)
             else:
-                reply = puzzle.solution[2 * k + 1]
-                state = after.play(reply)
-                line.append(reply)
+                state = after.play(puzzle.solution[2 * k + 1])
+                line.append(str(state.last_move))
                 continue
         if len(moves) > k + 1:
             raise ApiError(

@@ -86,7 +86,8 @@ async def list_puzzles(puzzles: Puzzles) -> dict[str, Any]:
 async def get_puzzle(puzzle_id: PuzzleId, puzzles: Puzzles) -> dict[str, Any]:
     """One puzzle, by its id."""
     puzzle = puzzles.book.get(puzzle_id)
-    return puzzles.book.describe(puzzle, (await puzzles.puzzle_rating(puzzle)).rating)
+    rating = (await puzzles.puzzle_rating(puzzle)).rating
+    return await asyncio.to_thread(puzzles.book.describe, puzzle, rating)
 
 
 @router.get("/puzzles/{game}/daily", responses=refusals(404))
@@ -94,7 +95,8 @@ async def daily_puzzle(game: GameWord, puzzles: Puzzles) -> dict[str, Any]:
     """Today's puzzle of ``game`` (UTC days): the same for everyone."""
     day = today(puzzles.clock())
     puzzle = puzzles.book.daily(game, day)
-    data = puzzles.book.describe(puzzle, (await puzzles.puzzle_rating(puzzle)).rating)
+    rating = (await puzzles.puzzle_rating(puzzle)).rating
+    data = await asyncio.to_thread(puzzles.book.describe, puzzle, rating)
     return {**data, "daily": day.isoformat()}
 
 
@@ -123,7 +125,7 @@ async def next_puzzle(
             raise ApiError(422, "too_many_seen", f"at most {MAX_SEEN} seen ids")
     current = await puzzles.current(puzzles_of_game[0].game)
     puzzle = book.nearest(game, rating, tried, current)
-    return book.describe(puzzle, current.get(puzzle.id))
+    return await asyncio.to_thread(book.describe, puzzle, current.get(puzzle.id))
 
 
 @router.post("/puzzles/{puzzle_id}/attempt", responses=refusals(401, 403, 404))
