@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import shutil
 import sys
+import uuid
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -172,3 +173,38 @@ def test_a_reviews_blunders_open_as_exercises(page: Any, puzzle_url: str) -> Non
     Player(page, puzzle_url).play(mine[0]["best"])
     page.wait_for_selector("[data-testid=result][data-solved=true]")
     assert mine[0]["best"] in page.inner_text("[data-testid=explain]")
+
+
+def test_a_signed_in_learner_is_rated_on_the_account_once(page: Any, puzzle_url: str) -> None:
+    """Signed in, the first try rates the account (shown on #/puzzles and the dashboard);
+    a second try says it changes nothing. The move is played by keyboard."""
+    page.goto(f"{puzzle_url}/#/account")
+    page.wait_for_selector("#signup-name")
+    name = f"p{uuid.uuid4().hex[:10]}"
+    page.fill("#signup-name", name)
+    page.fill("#signup-password", "a long enough password")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("[data-testid=account-name]")
+    page.goto(f"{puzzle_url}/#/puzzles")
+    page.wait_for_selector("[data-puzzle-game]")
+    assert f"Signed in as {name}" in page.inner_text("main")
+
+    line = puzzle("uttt-0003")["solution"]
+    open_puzzle(page, puzzle_url, "puzzles/id/uttt-0003")
+    page.focus(f".board-host [data-cell={line[0]}]")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("[data-testid=result][data-solved=true]")
+    gain = page.inner_text("[data-testid=rating-change]")
+    assert gain.startswith("+")
+    board = page.evaluate("fetch('/api/account/puzzles').then(r => r.json())")
+    assert board["games"]["uttt"]["solved"] == 1 and board["games"]["uttt"]["streak"] == 1
+    assert board["recent"][0]["puzzle_id"] == "uttt-0003"
+    rating = shown_rating(page, puzzle_url, "uttt")
+    assert rating == board["games"]["uttt"]["shown"] and int(rating.rstrip("?")) > 1500
+
+    open_puzzle(page, puzzle_url, "puzzles/id/uttt-0003")
+    player = Player(page, puzzle_url)
+    player.play(losing_move("uttt-0003"))
+    page.wait_for_selector("[data-testid=result][data-solved=false]")
+    assert "does not change your rating" in page.inner_text("[data-testid=rating-change]")
+    assert shown_rating(page, puzzle_url, "uttt") == rating

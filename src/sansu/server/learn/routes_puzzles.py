@@ -100,7 +100,7 @@ async def daily_puzzle(game: GameWord, puzzles: Puzzles) -> dict[str, Any]:
     return {**data, "daily": day.isoformat()}
 
 
-@router.get("/puzzles/{game}/next", responses=refusals(404))
+@router.get("/puzzles/{game}/next", responses=refusals(401, 404))
 async def next_puzzle(
     game: GameWord,
     puzzles: Puzzles,
