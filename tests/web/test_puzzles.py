@@ -51,6 +51,16 @@ def losing_move(pid: str) -> str:
     raise AssertionError(f"{pid}: no losing move")
 
 
+def engine_reason(pid: str, move: str) -> str:
+    p = puzzle(pid)
+    state = sansu.load_game(p["game"], **p["options"]).play_moves(p["moves"])
+    try:
+        state.play(move)
+    except ValueError as error:
+        return str(error)
+    raise AssertionError(f"{move} is legal in {pid}")
+
+
 @pytest.fixture(scope="module")
 def puzzle_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     db = tmp_path_factory.mktemp("puzzles-db") / "games.db"
@@ -88,6 +98,16 @@ def test_solve_one_puzzle_and_fail_one(
     solved = puzzle(f"{game}-0001")
     open_puzzle(page, puzzle_url, f"puzzles/id/{game}-0001")
     assert violations(page) == []
+    if game in ("uttt", "sansumoku"):  # an illegal move is explained and costs nothing
+        taken = solved["moves"][-1]
+        reason = engine_reason(f"{game}-0001", taken)
+        page.click(f".board-host [data-cell={taken}]")
+        page.wait_for_function(
+            "r => document.querySelector('[data-testid=explain]').textContent.includes(r)",
+            arg=reason,
+        )
+        assert page.inner_text("[data-testid=explain]").startswith("That move is not legal")
+        assert page.get_attribute(".puzzle-page", "data-state") == "playing"
     player.play(solved["solution"][0])
     page.wait_for_selector("[data-testid=result][data-solved=true]")
     gain = page.inner_text("[data-testid=rating-change]")
@@ -175,7 +195,9 @@ def test_a_reviews_blunders_open_as_exercises(page: Any, puzzle_url: str) -> Non
     assert mine[0]["best"] in page.inner_text("[data-testid=explain]")
 
 
-def test_a_signed_in_learner_is_rated_on_the_account_once(page: Any, puzzle_url: str) -> None:
+def test_a_signed_in_learner_is_rated_on_the_account_once(
+    page: Any, puzzle_url: str, screenshots: Path
+) -> None:
     """Signed in, the first try rates the account (shown on #/puzzles and the dashboard);
     a second try says it changes nothing. The move is played by keyboard."""
     page.goto(f"{puzzle_url}/#/account")
@@ -200,6 +222,10 @@ def test_a_signed_in_learner_is_rated_on_the_account_once(page: Any, puzzle_url:
     assert board["games"]["uttt"]["solved"] == 1 and board["games"]["uttt"]["streak"] == 1
     assert board["recent"][0]["puzzle_id"] == "uttt-0003"
     rating = shown_rating(page, puzzle_url, "uttt")
+    recent = page.locator("[data-testid=recent-puzzles] li").first
+    assert recent.locator("a").inner_text() == "uttt-0003" and "solved" in recent.inner_text()
+    assert clean(page) == []
+    page.screenshot(path=str(screenshots / "puzzles-signed-in.png"), full_page=True)
     assert rating == board["games"]["uttt"]["shown"] and int(rating.rstrip("?")) > 1500
 
     open_puzzle(page, puzzle_url, "puzzles/id/uttt-0003")

@@ -29,8 +29,9 @@ from sansu.server.learn.puzzles import PuzzleRatings, judge, rated, rating_json
 from sansu.server.play import Service, Watched, watched
 from sansu.server.ratings import Rating
 
-MAX_SEEN = 2000
-"""Puzzle ids an anonymous learner may say they have seen (a browser keeps the latest)."""
+MAX_SEEN = 500
+"""Puzzle ids an anonymous learner may say they have seen (a browser keeps the latest): they
+travel in the URL, which servers cap at a few KiB."""
 MAX_MOVES = 40
 """Learner moves of an attempt (the longest puzzles have a handful)."""
 

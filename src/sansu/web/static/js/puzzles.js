@@ -19,7 +19,7 @@ import {call as sessionCall} from './session.js';
 import {announce, errorNotice} from './ui.js';
 
 const LOCAL_KEY = 'sansu.puzzles';
-const MAX_SEEN = 2000;
+const MAX_SEEN = 500;
 const REPLY_PAUSE_MS = 700;
 const PROVISIONAL = 110;
 const NEW_RATING = {rating: 1500, deviation: 350, volatility: 0.06};
@@ -118,7 +118,16 @@ route(/^\/puzzles$/, 'puzzles', async (main) => {
         h('a', {class: 'btn', href: `#/puzzles/${g.game}/daily`}, 'Daily puzzle',
           h('span', {class: 'visually-hidden'}, ` of ${mod.meta.title}`)))));
   }
-  main.append(cards, h('p', {class: 'muted puzzle-note'}, mine.user
+  main.append(cards);
+  if (mine.recent.length) {
+    main.append(h('section', {class: 'panel', 'data-testid': 'recent-puzzles'},
+      h('h2', {}, 'Your latest puzzles'),
+      h('ul', {class: 'list'}, ...mine.recent.slice(0, 10).map((r) => h('li', {},
+        h('a', {href: `#/puzzles/id/${enc(r.puzzle_id)}`}, r.puzzle_id), ' ',
+        r.solved ? 'solved' : 'not solved', ' ',
+        h('span', {class: `rating-change ${r.change < 0 ? 'down' : 'up'}`}, signed(r.change)))))));
+  }
+  main.append(h('p', {class: 'muted puzzle-note'}, mine.user
     ? `Signed in as ${mine.user.name}: your puzzle ratings are kept on your account.`
     : 'Not signed in: your puzzle ratings and streaks are kept in this browser.'));
 });
