@@ -172,12 +172,15 @@ def test_a_longer_puzzle_plays_the_reply_and_accepts_the_line(web: TestClient) -
     assert extra.status_code == 422 and extra.json()["error"]["code"] == "too_many_moves"
 
 
-def test_an_illegal_move_fails_with_the_engines_reason(web: TestClient) -> None:
+def test_an_illegal_move_is_refused_with_the_engines_reason(web: TestClient) -> None:
+    csrf = sign_up(web, "Alice")
     puzzle = PuzzleBook(DATA).get("thirtyfive-0001")
     taken = next(m for m in puzzle.moves if "=" in m).split("=")[0] + "=1"
-    answer = attempt(web, puzzle.id, [taken]).json()
-    assert not answer["solved"] and "is not a legal move" in answer["reason"]
-    assert answer["line"] == []
+    for moves in ([taken], ["  "], ["r99c99=1"]):
+        r = attempt(web, puzzle.id, moves, csrf)
+        assert r.status_code == 422 and r.json()["error"]["code"] == "illegal_move", r.text
+        assert r.json()["error"]["detail"]["number"] == 1
+    assert rows(web) == {"puzzle_ratings": 0, "puzzle_players": 0, "puzzle_attempts": 0}
 
 
 def test_another_immediate_win_counts_as_solved() -> None:

@@ -166,8 +166,9 @@ def wins_at_once(state: State, after: State) -> bool:
 
 
 def judge(puzzle: Puzzle, moves: list[str]) -> Verdict:
-    """Whether ``moves`` (the learner's moves only) solve ``puzzle``. A line that stops
-    before it is decided, or goes on after, is refused (422)."""
+    """Whether ``moves`` (the learner's moves only) solve ``puzzle``. An illegal move, and a
+    line that stops before it is decided or goes on after, are refused (422): a page checks
+    each move first (``POST /api/positions``), so only a wrong legal move fails a puzzle."""
     state = position(puzzle)
     line: list[str] = []
     for k, move in enumerate(moves):
@@ -175,20 +176,26 @@ def judge(puzzle: Puzzle, moves: list[str]) -> Verdict:
         try:
             after = state.play(move)
         except (IllegalMove, ValueError) as error:
-            decided = Verdict(False, k, f"{move} is not a legal move: {error}", line)
+            raise ApiError(
+                422,
+                "illegal_move",
+                f"move {k + 1}, {error}",
+                move=move,
+                number=k + 1,
+                reason=str(error),
+            ) from None
+        text = str(after.last_move)
+        line.append(text)
+        if text != expected and wins_at_once(state, after):
+            decided = Verdict(True, None, f"{text} wins at once", line)
+        elif text != expected:
+            decided = Verdict(False, k, f"the solution plays {expected} here", line)
+        elif 2 * k == len(puzzle.solution) - 1:
+            decided = Verdict(True, None, "solved", line)
         else:
-            text = str(after.last_move)
-            line.append(text)
-            if text != expected and wins_at_once(state, after):
-                decided = Verdict(True, None, f"{text} wins at once", line)
-            elif text != expected:
-                decided = Verdict(False, k, f"the solution plays {expected} here", line)
-            elif 2 * k == len(puzzle.solution) - 1:
-                decided = Verdict(True, None, "solved", line)
-            else:
-                state = after.play(puzzle.solution[2 * k + 1])
-                line.append(str(state.last_move))
-                continue
+            state = after.play(puzzle.solution[2 * k + 1])
+            line.append(str(state.last_move))
+            continue
         if len(moves) > k + 1:
             raise ApiError(
                 422,
