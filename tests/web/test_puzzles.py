@@ -234,3 +234,19 @@ def test_a_signed_in_learner_is_rated_on_the_account_once(
     page.wait_for_selector("[data-testid=result][data-solved=false]")
     assert "does not change your rating" in page.inner_text("[data-testid=rating-change]")
     assert shown_rating(page, puzzle_url, "uttt") == rating
+
+
+def test_next_puzzle_moves_on_from_the_same_address(page: Any, puzzle_url: str) -> None:
+    """#/puzzles/<game> then "Next puzzle": another puzzle, the one tried no more offered."""
+    page.goto(f"{puzzle_url}/#/puzzles/sansumoku")
+    page.wait_for_selector(".puzzle-page[data-state=playing] .board-host[data-ply]")
+    first = page.get_attribute(".puzzle-page", "data-puzzle")
+    assert first == "sansumoku-0002"  # nearest 1500
+    Player(page, puzzle_url).play(losing_move(first))
+    page.wait_for_selector("[data-testid=result][data-solved=false]")
+    page.click("[data-action=next]")
+    page.wait_for_function(
+        "id => document.querySelector('.puzzle-page')?.dataset.puzzle !== id", arg=first
+    )
+    page.wait_for_selector(".puzzle-page[data-state=playing] .board-host[data-ply]")
+    assert page.get_attribute(".puzzle-page", "data-puzzle") != first

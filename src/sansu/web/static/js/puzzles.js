@@ -14,7 +14,7 @@
 import {account} from './api.js';
 import {KNOWN_GAMES, boardModule} from './games.js';
 import {h, installStyle} from './kit.js';
-import {route} from './router.js';
+import {go, route} from './router.js';
 import {call as sessionCall} from './session.js';
 import {announce, errorNotice} from './ui.js';
 
@@ -245,7 +245,9 @@ class PuzzlePage {
       onclick: () => this.retry()}, 'Try again');
     const nextHref = this.rated ? `#/puzzles/${p.game}` : p.next;
     this.nextLink = nextHref
-      ? h('a', {class: 'btn primary', href: nextHref, 'data-action': 'next'},
+      ? h('a', {class: 'btn primary', href: nextHref, 'data-action': 'next',
+        // #/puzzles/<game> shows the next puzzle again from the same address.
+        onclick: (e) => { e.preventDefault(); go(nextHref); }},
         this.rated ? 'Next puzzle' : 'Next exercise')
       : h('a', {class: 'btn', href: `#/replay/${enc(p.gameId)}`}, 'Back to the game');
     const heading = this.rated
