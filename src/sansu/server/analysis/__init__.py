@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from sansu.server.analysis.board import Analyses
 from sansu.server.analysis.reviews import Reviews
-from sansu.server.analysis.routes import hints_router, reviews_router, router
+from sansu.server.analysis.routes import hints_router, refuse_review, reviews_router, router
 from sansu.server.analysis.routes_positions import positions_router
 
 __all__ = [
@@ -15,6 +15,7 @@ __all__ = [
     "Reviews",
     "hints_router",
     "positions_router",
+    "refuse_review",
     "reviews_router",
     "router",
 ]

@@ -19,6 +19,7 @@ from sansu.server.accounts import LoginLimiter
 from sansu.server.analysis import Analyses, Reviews
 from sansu.server.base import Background, Limiter, Metrics, RateLimits, Store, shared_storage
 from sansu.server.bots import pairing_announcer
+from sansu.server.learn import PuzzleBook, PuzzleRatings
 from sansu.server.lobby import Challenges, EventStreams, PairingDesk, Seeks
 from sansu.server.play import (
     ABANDON_AFTER,
@@ -58,6 +59,7 @@ class Server:
     tournaments: Tournaments
     analyses: Analyses
     reviews: Reviews
+    puzzles: PuzzleRatings
     cluster: Any = None
     shared: Any = None
 
@@ -136,6 +138,7 @@ def assemble(
         tournaments=tournaments,
         analyses=analyses,
         reviews=reviews,
+        puzzles=PuzzleRatings(store, PuzzleBook(), clock),
     )
     # cluster
     if redis_url:

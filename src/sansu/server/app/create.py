@@ -313,6 +313,8 @@ def create_app(
         tournaments.router,
         bots.tournament_router,
         learn.lessons_router,
+        learn.puzzles_router,
+        learn.mistakes_router,
     ]
     for router in routers:
         app.include_router(router)

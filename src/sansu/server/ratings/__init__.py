@@ -7,7 +7,7 @@ May import: base, accounts.
 from __future__ import annotations
 
 from sansu.server.ratings.levels import level_ratings
-from sansu.server.ratings.rating_math import REPEAT_WINDOW, repeat_weight
+from sansu.server.ratings.rating_math import REPEAT_WINDOW, Rating, glicko2_pair, repeat_weight
 from sansu.server.ratings.routes import router
 from sansu.server.ratings.table import (
     OPENSKILL_GAMES,
@@ -21,7 +21,9 @@ from sansu.server.ratings.table import (
 __all__ = [
     "OPENSKILL_GAMES",
     "REPEAT_WINDOW",
+    "Rating",
     "get_rating",
+    "glicko2_pair",
     "level_ratings",
     "rate_game",
     "rated_games",

@@ -117,7 +117,7 @@ export function createBoard(ctx) {
   }
 
   function describeSquare(i) {
-    if (!view) return;
+    if (!view || i < 0) return;
     const sums = view.sums || [];
     const sum = sums[i] ?? 0;
     const name = cellName(i, view.cols);

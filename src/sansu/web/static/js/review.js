@@ -80,6 +80,20 @@ export function reviewGraph(review, jump, playerName) {
   return h('div', {}, figure, summary);
 }
 
+/** Links to a reviewed game's blunders as exercises, one per player who made any (none for
+ * Sudoku Challenge, whose hidden solution keeps its positions from being set again). */
+function mistakesLinks(id, review, playerName) {
+  if (review.game === 'challenge') return null;
+  const seats = [...new Set(review.moves_reviewed
+    .filter((m) => m.judgement === 'blunder' && m.best && m.best !== m.move)
+    .map((m) => m.player))].sort();
+  if (!seats.length) return null;
+  return h('p', {class: 'mistakes-links', style: 'margin:.4rem 0 0'}, ...seats.flatMap((seat, k) => [
+    k ? ' · ' : null,
+    h('a', {href: `#/mistakes/${encodeURIComponent(id)}?seat=${seat}`, 'data-testid': `mistakes-${seat}`},
+      `Learn from your mistakes (${playerName(seat)})`)]));
+}
+
 /** The Review panel of a finished game or imported record (none while it is played);
  *  `onReview(review)` hears of the review once it is there. */
 export function reviewPanel(id, jump, playerName, onReview = () => {}) {
@@ -90,6 +104,8 @@ export function reviewPanel(id, jump, playerName, onReview = () => {}) {
   const show = (review) => {
     button.remove();
     body.replaceChildren(reviewGraph(review, jump, playerName));
+    const links = mistakesLinks(id, review, playerName);
+    if (links) body.append(links);
     onReview(review);
   };
   const poll = async () => {
