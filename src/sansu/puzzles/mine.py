@@ -1,0 +1,238 @@
+"""Mining: replay games, prove every candidate position, keep the puzzles.
+
+Like lichess's generator: a position is a puzzle when the side to move wins
+by force within the depth, its first move (and every later learner move
+after the opponent's best defence) is the only one winning within the
+moves left, and the opponent's last move was the mistake (before it, the
+opponent had a move after which no such win exists). Every one of these is
+proved by :class:`~sansu.puzzles.prove.Prover`; the same position is the
+same puzzle, whatever led there.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import sys
+import time
+from collections.abc import Hashable, Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, TextIO
+
+from sansu.core.protocol import State
+from sansu.core.registry import load_game
+from sansu.puzzles import Puzzle
+from sansu.puzzles.games import Kit, kit
+from sansu.puzzles.prove import Prover, SearchLimit
+from sansu.puzzles.rating import difficulty
+from sansu.puzzles.sources import StoredGame, self_play, sideline
+from sansu.puzzles.themes import themes
+
+SIDELINES = {"thirtyfive": 40}
+"""Random endings tried from near the end of each game: in 35 the puzzles are all in the last
+few moves, so one game gives many more of them this way."""
+
+
+@dataclass
+class Tally:
+    """What a mining run did, for its progress lines and the benchmark."""
+
+    games: int = 0
+    candidates: int = 0
+    proved: int = 0
+    puzzles: int = 0
+    unproved: int = 0
+    seconds: float = 0.0
+    by_depth: dict[int, int] = field(default_factory=dict)
+
+
+class Miner:
+    """Finds the puzzles of one game; ``known`` positions (already shipped) are skipped."""
+
+    def __init__(
+        self,
+        game_id: str,
+        *,
+        depth: int | None = None,
+        known: Iterable[Puzzle] = (),
+        node_limit: int = 400_000,
+        rate: bool = True,
+    ) -> None:
+        self.kit: Kit = kit(game_id)
+        self.game_id = game_id
+        self.depth = depth or self.kit.depth
+        if self.depth < 1:
+            raise ValueError(f"depth must be at least 1, not {self.depth}")
+        self.prover = Prover(self.kit.key, self.kit.verdict, node_limit=node_limit)
+        self.rate = rate
+        self.seen: set[Hashable] = set()
+        self.tally = Tally()
+        for puzzle in known:
+            state = load_game(puzzle.game, **puzzle.options).play_moves(puzzle.moves)
+            self.seen.add(self.kit.key(state))
+
+    def decided(self, state: State) -> bool:
+        return self.kit.verdict(state) is not None
+
+    def mine_game(self, options: dict[str, Any], moves: Sequence[str], source: str,
+                  seed: int = 0) -> list[Puzzle]:
+        """The new puzzles along one game (and its random sidelines, where the game has them)."""
+        game = load_game(self.game_id, **options)
+        positions = [game.initial_state()]
+        for move in moves:
+            if self.decided(positions[-1]):
+                break
+            positions.append(positions[-1].play(move))
+        found = self._along(positions, list(moves), options, source, seed)
+        count = SIDELINES.get(self.game_id, 0)
+        if count:
+            rng = random.Random(seed)
+            start = next(
+                (i for i, s in enumerate(positions) if self.kit.worth_trying(s, self.depth)), None
+            )
+            if start is not None:
+                base = max(0, start - 2)
+                for _ in range(count):
+                    more = sideline(positions[base], rng, self.decided)
+                    line = [positions[base]]
+                    for move in more:
+                        line.append(line[-1].play(move))
+                    found += self._along(line, [*moves[:base], *more], options, source, seed,
+                                         offset=base)
+        self.tally.games += 1
+        self.prover.clear()
+        return found
+
+    def _along(self, positions: list[State], moves: list[str], options: dict[str, Any],
+               source: str, seed: int, offset: int = 0) -> list[Puzzle]:
+        found = []
+        for i in range(1, len(positions)):
+            state = positions[i]
+            if self.decided(state) or not self.kit.worth_trying(state, self.depth):
+                continue
+            key = self.kit.key(state)
+            if key in self.seen:
+                continue
+            self.tally.candidates += 1
+            puzzle = self._prove(positions[i - 1], state, moves[: offset + i], options, source,
+                                 seed + i)
+            if puzzle is not None:
+                self.seen.add(key)
+                found.append(puzzle)
+        return found
+
+    def _prove(self, before: State, state: State, moves: list[str], options: dict[str, Any],
+               source: str, seed: int) -> Puzzle | None:
+        prover = self.prover
+        prover.nodes = 0
+        try:
+            depth = prover.shortest(state, self.depth)
+            if depth is None:
+                return None
+            self.tally.proved += 1
+            if not prover.avoidable(before, depth):
+                return None
+            line = prover.line(state, self.depth)
+        except SearchLimit:
+            self.tally.unproved += 1
+            return None
+        if line is None:
+            return None
+        self.tally.puzzles += 1
+        self.tally.by_depth[line.depth] = self.tally.by_depth.get(line.depth, 0) + 1
+        rating = 1500.0
+        if self.rate:
+            rating = difficulty(state, line.moves[0], line.depth, self.kit.verdict, seed).rating()
+        return Puzzle(
+            id="",
+            game=self.game_id,
+            options=dict(options),
+            moves=tuple(moves),
+            solution=tuple(str(m) for m in line.moves),
+            rating=rating,
+            themes=themes(state, line.moves, line.depth),
+            source=source,
+            extra={"depth": line.depth},
+        )
+
+
+# -- files -------------------------------------------------------------------------
+
+
+def read_puzzles(path: Path) -> list[Puzzle]:
+    """The puzzles in a data file (none when it does not exist yet)."""
+    if not path.is_file():
+        return []
+    try:
+        return [Puzzle.from_dict(d) for d in json.loads(path.read_text(encoding="utf-8"))]
+    except (ValueError, KeyError, TypeError) as error:
+        raise ValueError(f"{path}: not a puzzle file ({error})") from None
+
+
+def write_puzzles(path: Path, puzzles: Sequence[Puzzle]) -> None:
+    """Write ``puzzles`` one per line (readable diffs), atomically."""
+    text = "[\n" + ",\n".join(json.dumps(p.to_dict(), ensure_ascii=False) for p in puzzles)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    partial = path.with_suffix(path.suffix + ".partial")
+    partial.write_text(text + "\n]\n", encoding="utf-8")
+    os.replace(partial, path)
+
+
+def numbered(game_id: str, existing: Sequence[Puzzle], new: Iterable[Puzzle]) -> list[Puzzle]:
+    """``existing`` then ``new`` with the next ids (``<game>-0001`` ...): ids never change."""
+    out = list(existing)
+    last = max((int(p.id.rsplit("-", 1)[1]) for p in existing), default=0)
+    for puzzle in new:
+        last += 1
+        out.append(Puzzle(f"{game_id}-{last:04d}", puzzle.game, puzzle.options, puzzle.moves,
+                          puzzle.solution, puzzle.rating, puzzle.themes, puzzle.source,
+                          puzzle.extra))
+    return out
+
+
+def run(
+    game_id: str,
+    out: Path,
+    *,
+    games: int,
+    seed: int,
+    depth: int | None = None,
+    stored: Iterable[StoredGame] | None = None,
+    until: int | None = None,
+    log: TextIO = sys.stderr,
+) -> Tally:
+    """Mine ``games`` games (self-play from ``seed``, or ``stored`` ones) into ``out``, appending
+    after each game so that a stopped run keeps what it found and the next one goes on."""
+    existing = read_puzzles(out)
+    miner = Miner(game_id, depth=depth, known=existing)
+    game = load_game(game_id)
+    start = time.perf_counter()
+    if stored is None:
+        sources: Iterable[tuple[dict[str, Any], list[str], str, int]] = (
+            (dict(game.options), self_play(game, seed + i, miner.decided), "self-play", seed + i)
+            for i in range(games)
+        )
+    else:
+        sources = (
+            (options, moves, "game", seed + i)
+            for i, (options, moves) in zip(range(games), stored, strict=False)
+        )
+    for options, moves, source, game_seed in sources:
+        new = miner.mine_game(options, moves, source, game_seed)
+        if new:
+            existing = numbered(game_id, existing, new)
+            write_puzzles(out, existing)
+        t = miner.tally
+        t.seconds = time.perf_counter() - start
+        print(
+            f"{game_id} game {t.games} (seed {game_seed}): +{len(new)}, {len(existing)} in "
+            f"{out.name}; {t.candidates} candidates, {t.proved} wins, {t.unproved} unproved, "
+            f"{t.seconds:.0f} s",
+            file=log,
+            flush=True,
+        )
+        if until is not None and len(existing) >= until:
+            break
+    return miner.tally
