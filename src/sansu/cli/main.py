@@ -13,7 +13,7 @@ import sys
 from collections.abc import Sequence
 from typing import NoReturn
 
-COMMANDS = ("show", "play", "sudoku", "engine", "match", "serve", "analyse", "train", "bot")
+COMMANDS = ("show", "play", "sudoku", "engine", "match", "serve", "analyse", "train", "bot", "puzzles")
 """Modules of :mod:`sansu.cli` that each add one subcommand."""
 
 

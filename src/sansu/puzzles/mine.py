@@ -27,12 +27,19 @@ from sansu.puzzles import Puzzle
 from sansu.puzzles.games import Kit, kit
 from sansu.puzzles.prove import Prover, SearchLimit
 from sansu.puzzles.rating import difficulty
-from sansu.puzzles.sources import StoredGame, self_play, sideline
+from sansu.puzzles.sources import StoredGame, guided_play, self_play, sideline
 from sansu.puzzles.themes import themes
 
 SIDELINES = {"thirtyfive": 40}
 """Random endings tried from near the end of each game: in 35 the puzzles are all in the last
 few moves, so one game gives many more of them this way."""
+
+PER_GAME = {"sumodoku": 3}
+"""At most this many puzzles with the same solution from one game: in Sumodoku every position
+after the first completable one in the claim window is won by a claim, alike."""
+
+SELF_PLAY = {"sumodoku": guided_play}
+"""Self-play other than :func:`~sansu.puzzles.sources.self_play`."""
 
 
 @dataclass
@@ -107,7 +114,8 @@ class Miner:
 
     def _along(self, positions: list[State], moves: list[str], options: dict[str, Any],
                source: str, seed: int, offset: int = 0) -> list[Puzzle]:
-        found = []
+        found: list[Puzzle] = []
+        cap = PER_GAME.get(self.game_id)
         for i in range(1, len(positions)):
             state = positions[i]
             if self.decided(state) or not self.kit.worth_trying(state, self.depth):
@@ -120,7 +128,12 @@ class Miner:
                                  seed + i)
             if puzzle is not None:
                 self.seen.add(key)
-                found.append(puzzle)
+                alike = sum(p.solution == puzzle.solution for p in found)
+                if cap is None or alike < cap:
+                    found.append(puzzle)
+                    depth = puzzle.extra["depth"]
+                    self.tally.puzzles += 1
+                    self.tally.by_depth[depth] = self.tally.by_depth.get(depth, 0) + 1
         return found
 
     def _prove(self, before: State, state: State, moves: list[str], options: dict[str, Any],
@@ -140,8 +153,6 @@ class Miner:
             return None
         if line is None:
             return None
-        self.tally.puzzles += 1
-        self.tally.by_depth[line.depth] = self.tally.by_depth.get(line.depth, 0) + 1
         rating = 1500.0
         if self.rate:
             rating = difficulty(state, line.moves[0], line.depth, self.kit.verdict, seed).rating()
@@ -207,11 +218,12 @@ def run(
     after each game so that a stopped run keeps what it found and the next one goes on."""
     existing = read_puzzles(out)
     miner = Miner(game_id, depth=depth, known=existing)
-    game = load_game(game_id)
+    game = load_game(game_id)  # self-play uses the default options, stored as {}
     start = time.perf_counter()
     if stored is None:
+        play = SELF_PLAY.get(game_id, self_play)
         sources: Iterable[tuple[dict[str, Any], list[str], str, int]] = (
-            (dict(game.options), self_play(game, seed + i, miner.decided), "self-play", seed + i)
+            ({}, play(game, seed + i, miner.decided), "self-play", seed + i)
             for i in range(games)
         )
     else:

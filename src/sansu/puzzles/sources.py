@@ -117,3 +117,29 @@ def _database_games(url: str, game_id: str) -> Iterator[StoredGame]:
         raise ValueError(f"{url}: {error.__class__.__name__}: {error}") from None
     finally:
         engine.dispose()
+
+
+def guided_play(game: Game, seed: int, stop: Callable[[State], bool]) -> list[str]:
+    """A Sumodoku game whose players mostly place pieces where one solved grid (drawn from
+    ``seed``) has their colour, and now and then anywhere legal, and never claim.
+
+    Weak search players break the grid long before the claim window opens, so
+    they leave nothing to claim; these keep it completable for a while, until a
+    stray piece breaks it, which is where claims are won and lost.
+    """
+    from sansu.sudoku.generator import random_solution
+
+    rng = random.Random(seed)
+    solution = list(random_solution(seed))
+    stray = rng.uniform(0.01, 0.08)
+    state = game.initial_state()
+    moves: list[str] = []
+    while not stop(state):
+        placements = [m for m in state.legal_moves() if hasattr(m, "cell")]
+        if not placements:
+            break
+        fitting = [m for m in placements if solution[m.cell] == m.colour]  # type: ignore[attr-defined]
+        move = rng.choice(fitting if fitting and rng.random() > stray else placements)
+        moves.append(str(move))
+        state = state.play(move)
+    return moves
