@@ -13,7 +13,9 @@ import sys
 from collections.abc import Sequence
 from typing import NoReturn
 
-COMMANDS = ("show", "play", "sudoku", "engine", "match", "serve", "analyse", "train", "bot", "puzzles")
+COMMANDS = (
+    "show", "play", "sudoku", "engine", "match", "serve", "analyse", "train", "bot", "puzzles",
+)  # fmt: skip
 """Modules of :mod:`sansu.cli` that each add one subcommand."""
 
 

@@ -37,13 +37,22 @@ def register(sub: argparse._SubParsersAction) -> None:
                       help="game records (a file or a folder) or a server database URL; "
                            "default: engine self-play")  # fmt: skip
     mine.add_argument("--seed", type=int, default=1, help="the first self-play game's seed")
-    mine.add_argument("--out", default=None, metavar="FILE",
-                      help="the puzzle file to append to (default: the shipped one)")
-    mine.add_argument("--depth", type=int, default=None,
-                      help="the deepest forced win searched, in the learner's moves")
+    mine.add_argument(
+        "--out",
+        default=None,
+        metavar="FILE",
+        help="the puzzle file to append to (default: the shipped one)",
+    )
+    mine.add_argument(
+        "--depth",
+        type=int,
+        default=None,
+        help="the deepest forced win searched, in the learner's moves",
+    )
     mine.add_argument("--jobs", type=int, default=1, help="processes (only 1 is supported)")
-    mine.add_argument("--until", type=int, default=None, metavar="N",
-                      help="stop once the file holds N puzzles")
+    mine.add_argument(
+        "--until", type=int, default=None, metavar="N", help="stop once the file holds N puzzles"
+    )
     mine.set_defaults(func=run_mine)
 
 

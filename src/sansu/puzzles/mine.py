@@ -17,7 +17,7 @@ import random
 import sys
 import time
 from collections.abc import Hashable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -83,8 +83,9 @@ class Miner:
     def decided(self, state: State) -> bool:
         return self.kit.verdict(state) is not None
 
-    def mine_game(self, options: dict[str, Any], moves: Sequence[str], source: str,
-                  seed: int = 0) -> list[Puzzle]:
+    def mine_game(
+        self, options: dict[str, Any], moves: Sequence[str], source: str, seed: int = 0
+    ) -> list[Puzzle]:
         """The new puzzles along one game (and its random sidelines, where the game has them)."""
         game = load_game(self.game_id, **options)
         positions = [game.initial_state()]
@@ -106,14 +107,22 @@ class Miner:
                     line = [positions[base]]
                     for move in more:
                         line.append(line[-1].play(move))
-                    found += self._along(line, [*moves[:base], *more], options, source, seed,
-                                         offset=base)
+                    found += self._along(
+                        line, [*moves[:base], *more], options, source, seed, offset=base
+                    )
         self.tally.games += 1
         self.prover.clear()
         return found
 
-    def _along(self, positions: list[State], moves: list[str], options: dict[str, Any],
-               source: str, seed: int, offset: int = 0) -> list[Puzzle]:
+    def _along(
+        self,
+        positions: list[State],
+        moves: list[str],
+        options: dict[str, Any],
+        source: str,
+        seed: int,
+        offset: int = 0,
+    ) -> list[Puzzle]:
         found: list[Puzzle] = []
         cap = PER_GAME.get(self.game_id)
         for i in range(1, len(positions)):
@@ -124,8 +133,9 @@ class Miner:
             if key in self.seen:
                 continue
             self.tally.candidates += 1
-            puzzle = self._prove(positions[i - 1], state, moves[: offset + i], options, source,
-                                 seed + i)
+            puzzle = self._prove(
+                positions[i - 1], state, moves[: offset + i], options, source, seed + i
+            )
             if puzzle is not None:
                 self.seen.add(key)
                 alike = sum(p.solution == puzzle.solution for p in found)
@@ -136,8 +146,15 @@ class Miner:
                     self.tally.by_depth[depth] = self.tally.by_depth.get(depth, 0) + 1
         return found
 
-    def _prove(self, before: State, state: State, moves: list[str], options: dict[str, Any],
-               source: str, seed: int) -> Puzzle | None:
+    def _prove(
+        self,
+        before: State,
+        state: State,
+        moves: list[str],
+        options: dict[str, Any],
+        source: str,
+        seed: int,
+    ) -> Puzzle | None:
         prover = self.prover
         prover.nodes = 0
         try:
@@ -197,9 +214,19 @@ def numbered(game_id: str, existing: Sequence[Puzzle], new: Iterable[Puzzle]) ->
     last = max((int(p.id.rsplit("-", 1)[1]) for p in existing), default=0)
     for puzzle in new:
         last += 1
-        out.append(Puzzle(f"{game_id}-{last:04d}", puzzle.game, puzzle.options, puzzle.moves,
-                          puzzle.solution, puzzle.rating, puzzle.themes, puzzle.source,
-                          puzzle.extra))
+        out.append(
+            Puzzle(
+                f"{game_id}-{last:04d}",
+                puzzle.game,
+                puzzle.options,
+                puzzle.moves,
+                puzzle.solution,
+                puzzle.rating,
+                puzzle.themes,
+                puzzle.source,
+                puzzle.extra,
+            )
+        )
     return out
 
 
@@ -223,8 +250,7 @@ def run(
     if stored is None:
         play = SELF_PLAY.get(game_id, self_play)
         sources: Iterable[tuple[dict[str, Any], list[str], str, int]] = (
-            ({}, play(game, seed + i, miner.decided), "self-play", seed + i)
-            for i in range(games)
+            ({}, play(game, seed + i, miner.decided), "self-play", seed + i) for i in range(games)
         )
     else:
         sources = (
@@ -248,3 +274,13 @@ def run(
         if until is not None and len(existing) >= until:
             break
     return miner.tally
+
+
+def retheme(puzzles: Sequence[Puzzle]) -> list[Puzzle]:
+    """``puzzles`` with their themes computed again (after the themes' rules changed)."""
+    out = []
+    for p in puzzles:
+        state = load_game(p.game, **p.options).play_moves(p.moves)
+        depth = int(p.extra.get("depth", (len(p.solution) + 1) // 2))
+        out.append(replace(p, themes=themes(state, p.solution, depth)))
+    return out

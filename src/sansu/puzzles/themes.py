@@ -29,6 +29,7 @@ THEMES: dict[str, tuple[str, ...]] = {
 def themes(state: State, solution: Sequence[Move], depth: int) -> tuple[str, ...]:
     """The themes of the puzzle starting at ``state`` with ``solution`` (learner first)."""
     found = {f"win in {depth}"}
+    solution = [state.game.parse_move(str(m)) for m in solution]
     positions = [state]
     for move in solution:
         positions.append(positions[-1].play(move))
@@ -74,16 +75,16 @@ def _sections(positions: list[State], solution: Sequence[Move], turns: list[int]
         before, after = positions[i], positions[i + 1]
         if len(before.allowed_sections()) > 1:  # type: ignore[attr-defined]
             found.add(wildcard)
+        if wildcard == "wildcard" and _by_constraint(after, learner) > _by_constraint(
+            before, learner
+        ):
+            found.add("win by constraint")
         if after.result is not None:
             continue
         if len(after.allowed_sections()) > 1:  # type: ignore[attr-defined]
             found.add("send to a full board")
         if _threats(after, learner) >= 2:
             found.add("two sections at once")
-        if wildcard == "wildcard" and _by_constraint(after, learner) > _by_constraint(
-            before, learner
-        ):
-            found.add("win by constraint")
     first, after_first = positions[0], positions[1]
     if after_first.result is None and _owned(after_first, learner) == _owned(first, learner):
         found.add("quiet move")
