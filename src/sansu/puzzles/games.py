@@ -15,8 +15,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
+from typing import Any
 
 from sansu.core.protocol import Player, State
+from sansu.puzzles.prove import Prover
 
 
 def _sections_key(state: State) -> Hashable:
@@ -64,8 +66,10 @@ class Kit:
     depth: int
     """The deepest forced win searched by default (learner moves)."""
     worth_trying: Callable[[State, int], bool]
-    """Whether a position may hold a forced win within the depth: a cheap filter that never
-    drops a win, so that the prover is asked only where it can answer yes."""
+    """Whether a position may hold a forced win within the depth: a cheap filter, so that the
+    prover is asked only where it can answer yes."""
+    possible: Callable[[State, int], bool] | None = None
+    """An exact shortcut for the prover: false only where the mover cannot win within ``n``."""
 
 
 def _uttt_try(state: State, depth: int) -> bool:
@@ -80,9 +84,15 @@ def _any(state: State, depth: int) -> bool:
     return True
 
 
+def _thirtyfive_possible(state: State, n: int) -> bool:
+    """35 is decided by the count on a full board: a win within ``n`` of the mover's moves
+    (the last reply included) needs at most ``2 n`` empty squares."""
+    return len(state.empty_cells()) <= 2 * n  # type: ignore[attr-defined]
+
+
 def _thirtyfive_try(state: State, depth: int) -> bool:
-    """35 is decided by the count on a full board: searched to the end, so only close to it,
-    and with the learner making the last move (the solution ends with the learner's move)."""
+    """Searched to the end, so only close to it, and with the learner making the last move
+    (a solution ends with the learner's move)."""
     empties = len(state.empty_cells())  # type: ignore[attr-defined]
     return empties % 2 == 1 and empties <= 2 * depth - 1
 
@@ -94,9 +104,9 @@ def _sumodoku_try(state: State, depth: int) -> bool:
 
 
 KITS: dict[str, Kit] = {
-    "uttt": Kit(_sections_key, result_verdict, 3, _uttt_try),
+    "uttt": Kit(_sections_key, result_verdict, 3, _uttt_try, _uttt_try),
     "sansumoku": Kit(_sansumoku_key, result_verdict, 3, _any),
-    "thirtyfive": Kit(_thirtyfive_key, result_verdict, 2, _thirtyfive_try),
+    "thirtyfive": Kit(_thirtyfive_key, result_verdict, 2, _thirtyfive_try, _thirtyfive_possible),
     "sumodoku": Kit(_sumodoku_key, sumodoku_verdict, 2, _sumodoku_try),
 }
 """The games puzzles are mined for (Sudoku Challenge is a race to solve, not a game of
@@ -111,3 +121,9 @@ def kit(game_id: str) -> Kit:
         raise ValueError(
             f"no puzzles for {game_id!r} (games with puzzles: {', '.join(KITS)})"
         ) from None
+
+
+def prover(game_id: str, **settings: Any) -> Prover:
+    """A prover of ``game_id`` with its key, verdict and shortcut."""
+    k = kit(game_id)
+    return Prover(k.key, k.verdict, possible=k.possible, **settings)

@@ -24,8 +24,8 @@ from typing import Any, TextIO
 from sansu.core.protocol import State
 from sansu.core.registry import load_game
 from sansu.puzzles import Puzzle
-from sansu.puzzles.games import Kit, kit
-from sansu.puzzles.prove import Prover, SearchLimit
+from sansu.puzzles.games import Kit, kit, prover
+from sansu.puzzles.prove import SearchLimit
 from sansu.puzzles.rating import difficulty
 from sansu.puzzles.sources import StoredGame, guided_play, self_play, sideline
 from sansu.puzzles.themes import themes
@@ -72,7 +72,7 @@ class Miner:
         self.depth = depth or self.kit.depth
         if self.depth < 1:
             raise ValueError(f"depth must be at least 1, not {self.depth}")
-        self.prover = Prover(self.kit.key, self.kit.verdict, node_limit=node_limit)
+        self.prover = prover(game_id, node_limit=node_limit)
         self.rate = rate
         self.seen: set[Hashable] = set()
         self.tally = Tally()
@@ -239,10 +239,11 @@ def run(
     depth: int | None = None,
     stored: Iterable[StoredGame] | None = None,
     until: int | None = None,
-    log: TextIO = sys.stderr,
+    log: TextIO | None = None,
 ) -> Tally:
     """Mine ``games`` games (self-play from ``seed``, or ``stored`` ones) into ``out``, appending
     after each game so that a stopped run keeps what it found and the next one goes on."""
+    log = log or sys.stderr
     existing = read_puzzles(out)
     miner = Miner(game_id, depth=depth, known=existing)
     game = load_game(game_id)  # self-play uses the default options, stored as {}

@@ -44,10 +44,18 @@ class Prover:
     """Proves forced wins of one game; keep one per game to share its transposition table."""
 
     def __init__(
-        self, key: Callable[[State], Hashable], verdict: Verdict, *, node_limit: int = 2_000_000
+        self,
+        key: Callable[[State], Hashable],
+        verdict: Verdict,
+        *,
+        node_limit: int = 2_000_000,
+        possible: Callable[[State, int], bool] | None = None,
     ) -> None:
         self.key = key
         self.verdict = verdict
+        self.possible = possible
+        """``possible(state, n)`` false: the mover cannot win within ``n`` (a game's exact
+        shortcut, such as counting the sections still needed)."""
         self.node_limit = node_limit
         self.nodes = 0
         self._table: dict[Hashable, tuple[int, int]] = {}
@@ -63,6 +71,15 @@ class Prover:
         """Whether the player to move in ``state`` wins by force within ``n`` of its moves."""
         if n <= 0 or self.verdict(state) is not None:
             return False
+        if self.possible is not None and not self.possible(state, n):
+            return False
+        me = state.to_move
+        if n == 1:  # a look at every move is cheaper than the table
+            for move in state.legal_moves():
+                winners = self.verdict(state.play(move))
+                if winners is not None and me in winners:
+                    return True
+            return False
         key = self.key(state)
         won, lost = self._table.get(key, UNKNOWN)
         if won <= n:
@@ -70,7 +87,6 @@ class Prover:
         if lost >= n:
             return False
         self._count()
-        me = state.to_move
         open_children = []
         for move in state.legal_moves():
             child = state.play(move)
@@ -80,11 +96,10 @@ class Prover:
             elif me in winners:
                 self._store(key, won=1)
                 return True
-        if n > 1:
-            for child in open_children:
-                if self._holds(child, me, n - 1):
-                    self._store(key, won=n)
-                    return True
+        for child in open_children:
+            if self._holds(child, me, n - 1):
+                self._store(key, won=n)
+                return True
         self._store(key, lost=n)
         return False
 
@@ -95,15 +110,15 @@ class Prover:
         """
         if state.to_move == me:
             return self.wins(state, n)
-        replies = []
         for reply in state.legal_moves():
             after = state.play(reply)
             winners = self.verdict(after)
             if winners is None:
-                replies.append(after)
+                if not self.wins(after, n):
+                    return False
             elif me not in winners:
                 return False  # the opponent won or drew
-        return all(self.wins(after, n) for after in replies)
+        return True
 
     def shortest(self, state: State, most: int) -> int | None:
         """The fewest moves within which the player to move wins by force (``None``: not within
