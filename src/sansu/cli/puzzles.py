@@ -92,9 +92,10 @@ def run_show(args: argparse.Namespace) -> int:
     state = load_game(game_id, **puzzle.options).play_moves(puzzle.moves)
     color = args.color == "always" or (args.color == "auto" and sys.stdout.isatty())
     print(render(state, color=color))
-    learner = state.to_move
-    print(f"{puzzle.id}: player {learner} to move and win; rating {puzzle.rating:.0f}; "
-          f"{', '.join(puzzle.themes)}")  # fmt: skip
+    print(
+        f"{puzzle.id}: the side to move wins; rating {puzzle.rating:.0f}; "
+        f"{', '.join(puzzle.themes)}"
+    )
     print("solution: " + " ".join(puzzle.solution))
     return 0
 

@@ -285,3 +285,12 @@ def retheme(puzzles: Sequence[Puzzle]) -> list[Puzzle]:
         depth = int(p.extra.get("depth", (len(p.solution) + 1) // 2))
         out.append(replace(p, themes=themes(state, p.solution, depth)))
     return out
+
+
+def puzzles_in(
+    game_id: str, options: dict[str, Any], moves: Sequence[str], *, depth: int | None = None
+) -> list[Puzzle]:
+    """The puzzles along one game, without ids: a player's own mistakes turned into puzzles
+    (``source`` is ``game``). ``ValueError`` for a game without puzzles, ``IllegalMove`` for a
+    move the game refuses."""
+    return Miner(game_id, depth=depth).mine_game(dict(options), list(moves), "game")
