@@ -114,7 +114,7 @@ class Prover:
             after = state.play(reply)
             winners = self.verdict(after)
             if winners is None:
-                if not self.wins(after, n):
+                if not self._holds(after, me, n):  # ``wins`` once ``me`` is to move
                     return False
             elif me not in winners:
                 return False  # the opponent won or drew
