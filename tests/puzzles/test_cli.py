@@ -51,7 +51,7 @@ def test_show_draws_the_position_and_the_solution(capsys) -> None:
         (["list", "challenge"], "no puzzles for 'challenge'"),
         (["show", "uttt-99999"], "no puzzle 'uttt-99999'"),
         (["show", "nonsense"], "'nonsense' is no puzzle id"),
-        (["mine", "uttt", "--jobs", "2"], "--jobs"),
+        (["mine", "uttt", "--jobs", "0"], "--jobs must be at least 1"),
         (["mine", "uttt", "--games", "0"], "--games must be at least 1"),
         (["mine", "uttt", "--depth", "9"], "--depth must be 1 to 4"),
         (["mine", "uttt", "--from", "/no/such/file.json"], "no such file"),
@@ -91,3 +91,12 @@ def test_mining_a_stored_game_finds_the_puzzle_in_it(capsys, tmp_path) -> None:
     before = out.read_text()
     assert run(capsys, "mine", "uttt", "--from", str(games), "--out", str(out))[0] == 0
     assert out.read_text() == before
+
+
+def test_mining_in_two_processes_finds_what_one_finds(capsys, tmp_path) -> None:
+    one, two = tmp_path / "one.json", tmp_path / "two.json"
+    common = ["mine", "uttt", "--games", "3", "--seed", "5"]
+    assert run(capsys, *common, "--out", str(one))[0] == 0
+    assert run(capsys, *common, "--jobs", "2", "--out", str(two))[0] == 0
+    assert one.read_text() == two.read_text()
+    assert json.loads(one.read_text())  # seeds 5 to 7 hold puzzles

@@ -49,7 +49,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         default=None,
         help="the deepest forced win searched, in the learner's moves",
     )
-    mine.add_argument("--jobs", type=int, default=1, help="processes (only 1 is supported)")
+    mine.add_argument("--jobs", type=int, default=1, help="processes mining at once (default 1)")
     mine.add_argument(
         "--until", type=int, default=None, metavar="N", help="stop once the file holds N puzzles"
     )
@@ -106,8 +106,8 @@ def run_mine(args: argparse.Namespace) -> int:
     from sansu.puzzles.sources import stored_games
 
     game_id = _game_id(args.game)
-    if args.jobs != 1:
-        raise UsageError("--jobs: mining runs in one process (give --jobs 1)")
+    if args.jobs < 1:
+        raise UsageError(f"--jobs must be at least 1, not {args.jobs}")
     if args.games < 1:
         raise UsageError(f"--games must be at least 1, not {args.games}")
     if args.depth is not None and not 1 <= args.depth <= 4:
@@ -123,7 +123,7 @@ def run_mine(args: argparse.Namespace) -> int:
         stored = _chain(first, games)
     try:
         tally = run(game_id, out, games=args.games, seed=args.seed, depth=args.depth,
-                    stored=stored, until=args.until)  # fmt: skip
+                    stored=stored, until=args.until, jobs=args.jobs)  # fmt: skip
     except ValueError as error:
         raise UsageError(str(error)) from None
     print(f"{tally.puzzles} new puzzles from {tally.games} games in {tally.seconds:.0f} s "

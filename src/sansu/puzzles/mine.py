@@ -17,6 +17,7 @@ import random
 import sys
 import time
 from collections.abc import Hashable, Iterable, Sequence
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, TextIO
@@ -82,6 +83,16 @@ class Miner:
 
     def decided(self, state: State) -> bool:
         return self.kit.verdict(state) is not None
+
+    def admit(self, puzzle: Puzzle) -> bool:
+        """Whether ``puzzle`` (found by another miner) is at a position not seen yet; it is
+        seen from now on."""
+        state = load_game(puzzle.game, **puzzle.options).play_moves(puzzle.moves)
+        key = self.kit.key(state)
+        if key in self.seen:
+            return False
+        self.seen.add(key)
+        return True
 
     def mine_game(
         self, options: dict[str, Any], moves: Sequence[str], source: str, seed: int = 0
@@ -230,6 +241,30 @@ def numbered(game_id: str, existing: Sequence[Puzzle], new: Iterable[Puzzle]) ->
     return out
 
 
+Job = tuple[dict[str, Any], "list[str] | None", str, int]
+"""One game to mine: options, moves (``None``: play it from the seed), source, seed."""
+
+_WORKER: list[Miner] = []
+"""A worker process's miner (``--jobs`` above 1)."""
+
+
+def _start_worker(game_id: str, depth: int | None) -> None:
+    _WORKER.append(Miner(game_id, depth=depth))
+
+
+def _mine_job(job: Job, miner: Miner | None = None) -> tuple[list[Puzzle], tuple[int, int, int]]:
+    """The puzzles of one game, and its candidates, wins and unproved candidates."""
+    miner = miner or _WORKER[0]
+    options, moves, source, seed = job
+    if moves is None:
+        play = SELF_PLAY.get(miner.game_id, self_play)
+        moves = play(load_game(miner.game_id, **options), seed, miner.decided)
+    t = miner.tally
+    before = (t.candidates, t.proved, t.unproved)
+    found = miner.mine_game(options, moves, source, seed)
+    return found, (t.candidates - before[0], t.proved - before[1], t.unproved - before[2])
+
+
 def run(
     game_id: str,
     out: Path,
@@ -239,41 +274,57 @@ def run(
     depth: int | None = None,
     stored: Iterable[StoredGame] | None = None,
     until: int | None = None,
+    jobs: int = 1,
     log: TextIO | None = None,
 ) -> Tally:
     """Mine ``games`` games (self-play from ``seed``, or ``stored`` ones) into ``out``, appending
-    after each game so that a stopped run keeps what it found and the next one goes on."""
+    after each game so that a stopped run keeps what it found and the next one goes on.
+
+    With ``jobs`` above 1 the games are mined in that many processes, and this one keeps
+    the puzzles whose positions are new, in the games' order.
+    """
     log = log or sys.stderr
     existing = read_puzzles(out)
     miner = Miner(game_id, depth=depth, known=existing)
-    game = load_game(game_id)  # self-play uses the default options, stored as {}
     start = time.perf_counter()
-    if stored is None:
-        play = SELF_PLAY.get(game_id, self_play)
-        sources: Iterable[tuple[dict[str, Any], list[str], str, int]] = (
-            ({}, play(game, seed + i, miner.decided), "self-play", seed + i) for i in range(games)
-        )
+    if stored is None:  # self-play uses the default options, stored as {}
+        work: Iterable[Job] = (({}, None, "self-play", seed + i) for i in range(games))
     else:
-        sources = (
+        work = (
             (options, moves, "game", seed + i)
             for i, (options, moves) in zip(range(games), stored, strict=False)
         )
-    for options, moves, source, game_seed in sources:
-        new = miner.mine_game(options, moves, source, game_seed)
-        if new:
-            existing = numbered(game_id, existing, new)
-            write_puzzles(out, existing)
-        t = miner.tally
-        t.seconds = time.perf_counter() - start
-        print(
-            f"{game_id} game {t.games} (seed {game_seed}): +{len(new)}, {len(existing)} in "
-            f"{out.name}; {t.candidates} candidates, {t.proved} wins, {t.unproved} unproved, "
-            f"{t.seconds:.0f} s",
-            file=log,
-            flush=True,
-        )
-        if until is not None and len(existing) >= until:
-            break
+    pool = None
+    if jobs > 1:
+        pool = ProcessPoolExecutor(jobs, initializer=_start_worker, initargs=(game_id, depth))
+        results: Iterable[tuple[list[Puzzle], tuple[int, int, int]]] = pool.map(_mine_job, work)
+    else:
+        results = (_mine_job(job, miner) for job in work)
+    counts = [0, 0, 0]
+    try:
+        for number, (found, seen) in enumerate(results, 1):
+            new = found if pool is None else [p for p in found if miner.admit(p)]
+            if new:
+                existing = numbered(game_id, existing, new)
+                write_puzzles(out, existing)
+            t = miner.tally
+            if pool is not None:
+                counts = [c + s for c, s in zip(counts, seen, strict=True)]
+                t.games, (t.candidates, t.proved, t.unproved) = number, counts
+                t.puzzles += len(new)
+            t.seconds = time.perf_counter() - start
+            print(
+                f"{game_id} game {number}: +{len(new)}, {len(existing)} in {out.name}; "
+                f"{t.candidates} candidates, {t.proved} wins, {t.unproved} unproved, "
+                f"{t.seconds:.0f} s",
+                file=log,
+                flush=True,
+            )
+            if until is not None and len(existing) >= until:
+                break
+    finally:
+        if pool is not None:
+            pool.shutdown(cancel_futures=True)
     return miner.tally
 
 

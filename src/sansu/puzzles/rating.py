@@ -71,13 +71,15 @@ def _spoils(state: State, verdict: Verdict, me: Player | None) -> bool:
 
 
 def misses(state: State, first: Move, seed: int, tries: int = TRIES) -> float:
-    """The share of ``tries`` weak tries (the ``beginner`` level) that miss ``first``."""
+    """The share of ``tries`` weak tries (the ``beginner`` level, at its number of simulations,
+    so the same on any machine) that miss ``first``."""
     from sansu.ai import player_for
 
     missed = 0
     for i in range(tries):
         bot = player_for(state.game, "beginner", seed=seed * 1009 + i)
-        missed += str(bot.choose(state).move) != str(first)
+        move = bot.choose(state, simulations=bot.settings.simulations).move
+        missed += str(move) != str(first)
     return missed / tries
 
 

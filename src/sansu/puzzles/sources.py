@@ -29,7 +29,10 @@ def self_play(
     stop: Callable[[State], bool],
 ) -> list[str]:
     """One game of two weak players that sometimes play at random, from ``seed``; it stops
-    when ``stop`` says the game is decided (an accepted claim need not be played out)."""
+    when ``stop`` says the game is decided (an accepted claim need not be played out).
+
+    The players search a number of simulations, never a time, so that the same seed gives
+    the same game on any machine, however busy."""
     from sansu.ai import player_for
 
     rng = random.Random(seed)
@@ -44,7 +47,8 @@ def self_play(
         if rng.random() < shares[mover]:
             move = rng.choice(state.legal_moves())
         else:
-            move = players[mover].choose(state).move
+            player = players[mover]
+            move = player.choose(state, simulations=player.settings.simulations).move
         moves.append(str(move))
         state = state.play(move)
     return moves
