@@ -36,3 +36,18 @@ def test_guided_sumodoku_self_play_is_legal_and_reproducible() -> None:
     assert first == guided_play(game, 5, lambda s: s.ply >= 40)
     assert len(first) == 40
     game.play_moves(first)  # every move legal
+
+
+def test_a_stored_game_the_engine_refuses_is_skipped_and_the_rest_mined(tmp_path) -> None:
+    import io
+
+    from sansu.puzzles import shipped
+    from sansu.puzzles.mine import run
+
+    puzzle = shipped("uttt")[0]
+    good = ({}, [*puzzle.moves, *puzzle.solution])
+    log = io.StringIO()
+    out = tmp_path / "p.json"
+    tally = run("uttt", out, games=5, seed=0, stored=[({}, ["r5c5", "r5c5"]), good], log=log)
+    assert tally.games == 1 and tally.puzzles >= 1
+    assert "game 2: +" in log.getvalue()

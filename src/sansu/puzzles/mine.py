@@ -22,7 +22,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, TextIO
 
-from sansu.core.protocol import State
+from sansu.core.protocol import IllegalMove, State
 from sansu.core.registry import load_game
 from sansu.puzzles import Puzzle
 from sansu.puzzles.games import Kit, kit, prover
@@ -261,7 +261,11 @@ def _mine_job(job: Job, miner: Miner | None = None) -> tuple[list[Puzzle], tuple
         moves = play(load_game(miner.game_id, **options), seed, miner.decided)
     t = miner.tally
     before = (t.candidates, t.proved, t.unproved)
-    found = miner.mine_game(options, moves, source, seed)
+    try:
+        found = miner.mine_game(options, moves, source, seed)
+    except IllegalMove as error:  # a stored game the engine refuses: skipped, not fatal
+        print(f"{miner.game_id}: a stored game skipped: {error}", file=sys.stderr)
+        found = []
     return found, (t.candidates - before[0], t.proved - before[1], t.unproved - before[2])
 
 
