@@ -31,7 +31,7 @@ from sansu.puzzles.rating import difficulty
 from sansu.puzzles.sources import StoredGame, guided_play, self_play, sideline
 from sansu.puzzles.themes import themes
 
-SIDELINES = {"thirtyfive": 40}
+SIDELINES = {"thirtyfive": 120}
 """Random endings tried from near the end of each game: in 35 the puzzles are all in the last
 few moves, so one game gives many more of them this way."""
 
