@@ -39,6 +39,10 @@ PER_GAME = {"sumodoku": 3}
 """At most this many puzzles with the same solution from one game: in Sumodoku every position
 after the first completable one in the claim window is won by a claim, alike."""
 
+MOST_PER_GAME = {"thirtyfive": 8}
+"""At most this many puzzles from one game and its endings (the first found), so that a set
+is not many endings of a few games."""
+
 SELF_PLAY = {"sumodoku": guided_play}
 """Self-play other than :func:`~sansu.puzzles.sources.self_play`."""
 
@@ -123,6 +127,13 @@ class Miner:
                     )
         self.tally.games += 1
         self.prover.clear()
+        most = MOST_PER_GAME.get(self.game_id)
+        if most is not None and len(found) > most:
+            self.tally.puzzles -= len(found) - most
+            for dropped in found[most:]:
+                depth = dropped.extra["depth"]
+                self.tally.by_depth[depth] -= 1
+            found = found[:most]
         return found
 
     def _along(
