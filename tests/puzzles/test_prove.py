@@ -129,3 +129,24 @@ def test_a_uttt_win_in_two_holds_against_every_reply() -> None:
 
 def test_the_empty_board_is_no_forced_win() -> None:
     assert uttt_prover().shortest(sansu.load_game("uttt").initial_state(), 2) is None
+
+
+def test_the_uttt_shortcuts_agree_with_playing_the_moves() -> None:
+    import random
+
+    k = kit("uttt")
+    rng = random.Random(3)
+    checked = 0
+    for _ in range(30):
+        state = sansu.load_game("uttt").initial_state()
+        while state.result is None:
+            mover = state.to_move
+            at_once = any(
+                (r := state.play(m).result) is not None and r.winners == (mover,)
+                for m in state.legal_moves()
+            )
+            assert k.at_once(state) == at_once
+            assert k.possible(state, 1) or not at_once
+            checked += at_once
+            state = state.play(rng.choice(state.legal_moves()))
+    assert checked > 10  # the sample holds wins at once

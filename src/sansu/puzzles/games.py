@@ -18,12 +18,35 @@ from dataclasses import dataclass
 from typing import Any
 
 from sansu.core.protocol import Player, State
+from sansu.core.sections import FULL, HAS_LINE
 from sansu.puzzles.prove import Prover
 
 
 def _sections_key(state: State) -> Hashable:
     s = state
     return (s._marks, s._other_marks, s._legal)  # type: ignore[attr-defined]
+
+
+_COMPLETES = tuple(
+    sum(1 << p for p in range(9) if not m >> p & 1 and HAS_LINE[m | 1 << p]) for m in range(512)
+)
+"""``_COMPLETES[marks]``: the empty positions of a section that would give ``marks`` a line."""
+_DECIDING = tuple(
+    tuple(s for s in range(9) if not won >> s & 1 and HAS_LINE[won | 1 << s]) for won in range(512)
+)
+"""``_DECIDING[won]``: the sections whose winning completes a line of sections."""
+
+
+def _uttt_wins_at_once(state: State) -> bool:
+    """Whether the mover has a move that wins the game: a line in a section that completes a
+    line of sections (the masks say it without playing the moves)."""
+    s = state
+    marks, legal = s._marks, s._legal  # type: ignore[attr-defined]
+    for section in _DECIDING[s._won]:  # type: ignore[attr-defined]
+        shift = 9 * section
+        if _COMPLETES[marks >> shift & FULL] & legal >> shift:
+            return True
+    return False
 
 
 def _sansumoku_key(state: State) -> Hashable:
@@ -70,14 +93,14 @@ class Kit:
     prover is asked only where it can answer yes."""
     possible: Callable[[State, int], bool] | None = None
     """An exact shortcut for the prover: false only where the mover cannot win within ``n``."""
+    at_once: Callable[[State], bool] | None = None
+    """Exactly whether the mover can win with one move, without playing the moves."""
 
 
 def _uttt_try(state: State, depth: int) -> bool:
     """A move wins at most one section, so the mover needs ``3 - depth`` sections already.
     (Not so in Sansumoku, where one move may win several sections by constraint.)"""
-    mover = state.to_move
-    mine = sum(1 for s in range(9) if state.section_owner(s) == mover)  # type: ignore[attr-defined]
-    return mine + depth >= 3
+    return state._won.bit_count() + depth >= 3  # type: ignore[attr-defined]
 
 
 def _any(state: State, depth: int) -> bool:
@@ -104,7 +127,7 @@ def _sumodoku_try(state: State, depth: int) -> bool:
 
 
 KITS: dict[str, Kit] = {
-    "uttt": Kit(_sections_key, result_verdict, 3, _uttt_try, _uttt_try),
+    "uttt": Kit(_sections_key, result_verdict, 3, _uttt_try, _uttt_try, _uttt_wins_at_once),
     "sansumoku": Kit(_sansumoku_key, result_verdict, 3, _any),
     "thirtyfive": Kit(_thirtyfive_key, result_verdict, 2, _thirtyfive_try, _thirtyfive_possible),
     "sumodoku": Kit(_sumodoku_key, sumodoku_verdict, 2, _sumodoku_try),
@@ -126,4 +149,4 @@ def kit(game_id: str) -> Kit:
 def prover(game_id: str, **settings: Any) -> Prover:
     """A prover of ``game_id`` with its key, verdict and shortcut."""
     k = kit(game_id)
-    return Prover(k.key, k.verdict, possible=k.possible, **settings)
+    return Prover(k.key, k.verdict, possible=k.possible, at_once=k.at_once, **settings)

@@ -50,14 +50,19 @@ class Prover:
         *,
         node_limit: int = 2_000_000,
         possible: Callable[[State, int], bool] | None = None,
+        at_once: Callable[[State], bool] | None = None,
     ) -> None:
         self.key = key
         self.verdict = verdict
         self.possible = possible
         """``possible(state, n)`` false: the mover cannot win within ``n`` (a game's exact
         shortcut, such as counting the sections still needed)."""
+        self.at_once = at_once
+        """``at_once(state)``: whether the mover wins with one move, read off the position."""
         self.node_limit = node_limit
         self.nodes = 0
+        self._killers: dict[int, Move] = {}
+        """Per depth, the reply that last refuted a learner move there: tried first."""
         self._table: dict[Hashable, tuple[int, int]] = {}
         """key -> (shortest depth known to win, longest depth known not to win)."""
 
@@ -75,6 +80,8 @@ class Prover:
             return False
         me = state.to_move
         if n == 1:  # a look at every move is cheaper than the table
+            if self.at_once is not None:
+                return self.at_once(state)
             for move in state.legal_moves():
                 winners = self.verdict(state.play(move))
                 if winners is not None and me in winners:
@@ -110,14 +117,17 @@ class Prover:
         """
         if state.to_move == me:
             return self.wins(state, n)
-        for reply in state.legal_moves():
+        replies = state.legal_moves()
+        killer = self._killers.get(n)
+        if killer is not None and killer in replies:  # the last refutation first
+            replies.remove(killer)
+            replies.insert(0, killer)
+        for reply in replies:
             after = state.play(reply)
             winners = self.verdict(after)
-            if winners is None:
-                if not self._holds(after, me, n):  # ``wins`` once ``me`` is to move
-                    return False
-            elif me not in winners:
-                return False  # the opponent won or drew
+            if (me not in winners) if winners is not None else not self._holds(after, me, n):
+                self._killers[n] = reply  # the opponent won or drew, or holds
+                return False
         return True
 
     def shortest(self, state: State, most: int) -> int | None:
