@@ -184,13 +184,11 @@ class Miner:
             if depth is None:
                 return None
             self.tally.proved += 1
-            if not prover.avoidable(before, depth):
+            line = prover.line(state, depth)  # most wins fail here: more than one way
+            if line is None or not prover.avoidable(before, depth):
                 return None
-            line = prover.line(state, self.depth)
         except SearchLimit:
             self.tally.unproved += 1
-            return None
-        if line is None:
             return None
         rating = 1500.0
         if self.rate:
