@@ -138,10 +138,11 @@ class Prover:
                 return n
         return None
 
-    def winning_moves(self, state: State, n: int) -> list[Move]:
-        """Every move of the player to move that wins within ``n`` of its moves."""
+    def winning_moves(self, state: State, n: int, most: int | None = None) -> list[Move]:
+        """Every move of the player to move that wins within ``n`` of its moves (the first
+        ``most`` of them: two say that the winning move is not the only one)."""
         me = state.to_move
-        out = []
+        out: list[Move] = []
         for move in state.legal_moves():
             child = state.play(move)
             winners = self.verdict(child)
@@ -150,6 +151,8 @@ class Prover:
                     out.append(move)
             elif n > 1 and self._holds(child, me, n - 1):
                 out.append(move)
+            if len(out) == most:
+                break
         return out
 
     def avoidable(self, before: State, n: int) -> bool:
@@ -188,7 +191,7 @@ class Prover:
         me = state.to_move
         n = depth
         while True:
-            winning = self.winning_moves(state, n)
+            winning = self.winning_moves(state, n, most=2)
             if len(winning) != 1:
                 return None
             moves.append(winning[0])
@@ -216,7 +219,7 @@ class Prover:
             hold = self.shortest(after, n)
             if hold is None:
                 return None  # not forced after all: cannot happen below a proved depth
-            unique = len(self.winning_moves(after, hold)) == 1
+            unique = len(self.winning_moves(after, hold, most=2)) == 1
             scored.append((-hold, not unique, -len(after.legal_moves()), str(reply), reply))
         if not scored:
             return None
