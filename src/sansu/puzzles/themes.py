@@ -19,11 +19,14 @@ THEMES: dict[str, tuple[str, ...]] = {
                   "two sections at once", "quiet move", "win by constraint",
                   *(f"digit {d}" for d in range(1, 10))),
     "thirtyfive": ("win in 1", "win in 2", "a 35 that converts", "double conversion",
-                   "cancelling 35", "last square"),
+                   "big conversion", "on a highlight", "cancelling 35"),
     "sumodoku": ("win in 1", "win in 2", "Sudoku! claim", "all 40 pieces placed",
                  "no legal move"),
 }  # fmt: skip
 """Every theme of each game, in the order they are listed."""
+
+BIG = 4
+"""35: a conversion of this many squares or more is a big one."""
 
 
 def themes(state: State, solution: Sequence[Move], depth: int) -> tuple[str, ...]:
@@ -111,7 +114,9 @@ def _thirtyfive(positions: list[State], turns: list[int]) -> set[str]:
     found: set[str] = set()
     learner = positions[0].to_move
     for i in turns:
-        after = positions[i + 1]
+        before, after = positions[i], positions[i + 1]
+        if before.highlight_at(positions[i + 1].last_move.cell) is not None:  # type: ignore[attr-defined]
+            found.add("on a highlight")
         triggered = after.triggered_cells()  # type: ignore[attr-defined]
         if not triggered:
             continue
@@ -123,8 +128,8 @@ def _thirtyfive(positions: list[State], turns: list[int]) -> set[str]:
             found.add("a 35 that converts")
             if len(triggered) >= 2:
                 found.add("double conversion")
-    if positions[-1].result is not None and len(positions[-2].empty_cells()) == 1:  # type: ignore[attr-defined]
-        found.add("last square")
+            if len(after.converted_cells()) >= BIG:  # type: ignore[attr-defined]
+                found.add("big conversion")
     return found
 
 
