@@ -19,7 +19,7 @@ def lost(state, me: int, depth: int) -> bool:
     return state.to_move == me and forced(state, me, depth)
 
 
-SAMPLE = {"uttt": 8, "sansumoku": 8, "thirtyfive": 6, "sumodoku": 6}
+SAMPLE = {"uttt": 40, "sansumoku": 40, "thirtyfive": 40, "sumodoku": 40}
 
 
 def sample(game: str) -> list:
