@@ -64,6 +64,20 @@ def test_bad_input_exits_2_with_one_line(capsys, tmp_path, args, message) -> Non
     assert err.count("\n") == 1 and message in err
 
 
+def test_a_database_that_cannot_be_opened_is_one_line(capsys, tmp_path) -> None:
+    url = f"sqlite:///{tmp_path / 'no' / 'such' / 'sansu.db'}"
+    code, _, err = run(capsys, "mine", "uttt", "--from", url, "--out", str(tmp_path / "p.json"))
+    assert code == 2 and err.count("\n") == 1 and "unable to open database file" in err
+
+
+def test_an_out_file_that_holds_no_puzzles_is_refused_and_kept(capsys, tmp_path) -> None:
+    out = tmp_path / "other.json"
+    out.write_text('{"x": 1}')
+    code, _, err = run(capsys, "mine", "uttt", "--games", "1", "--out", str(out))
+    assert code == 2 and "expected a JSON array of puzzles" in err and err.count("\n") == 1
+    assert out.read_text() == '{"x": 1}'
+
+
 def test_a_bad_record_is_one_line_and_writes_nothing(capsys, tmp_path) -> None:
     bad = tmp_path / "bad.json"
     bad.write_text("{not json")

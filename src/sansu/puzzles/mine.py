@@ -214,7 +214,10 @@ def read_puzzles(path: Path) -> list[Puzzle]:
     if not path.is_file():
         return []
     try:
-        return [Puzzle.from_dict(d) for d in json.loads(path.read_text(encoding="utf-8"))]
+        data = json.loads(path.read_text(encoding="utf-8"))
+        if not isinstance(data, list) or not all(isinstance(d, dict) for d in data):
+            raise ValueError("expected a JSON array of puzzles")
+        return [Puzzle.from_dict(d) for d in data]
     except (ValueError, KeyError, TypeError) as error:
         raise ValueError(f"{path}: not a puzzle file ({error})") from None
 

@@ -104,7 +104,7 @@ def _database_games(url: str, game_id: str) -> Iterator[StoredGame]:
     try:
         engine = sa.create_engine(url)
     except (SQLAlchemyError, ValueError, ImportError) as error:
-        raise ValueError(f"{url}: {error}") from None
+        raise ValueError(f"{url}: {str(error).splitlines()[0]}") from None
     meta = sa.MetaData()
     try:
         with engine.connect() as connection:
@@ -125,7 +125,8 @@ def _database_games(url: str, game_id: str) -> Iterator[StoredGame]:
                     options = json.loads(options)
                 yield dict(options or {}), list(texts)
     except SQLAlchemyError as error:
-        raise ValueError(f"{url}: {error.__class__.__name__}: {error}") from None
+        first = str(error).splitlines()[0]  # SQLAlchemy adds a line pointing to its docs
+        raise ValueError(f"{url}: {error.__class__.__name__}: {first}") from None
     finally:
         engine.dispose()
 
