@@ -7,6 +7,7 @@ search and appends the new puzzles to a data file (see ``docs/puzzles.md``).
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import sys
 from pathlib import Path
@@ -120,7 +121,7 @@ def run_mine(args: argparse.Namespace) -> int:
             first = next(games, None)
         except ValueError as error:
             raise UsageError(str(error)) from None
-        stored = _chain(first, games)
+        stored = itertools.chain([] if first is None else [first], games)
     try:
         tally = run(game_id, out, games=args.games, seed=args.seed, depth=args.depth,
                     stored=stored, until=args.until, jobs=args.jobs)  # fmt: skip
@@ -130,9 +131,3 @@ def run_mine(args: argparse.Namespace) -> int:
           f"({tally.candidates} candidates, {tally.proved} forced wins) -> {out}",
           file=sys.stderr)  # fmt: skip
     return 0
-
-
-def _chain(first, rest):  # type: ignore[no-untyped-def]
-    if first is not None:
-        yield first
-        yield from rest
