@@ -15,7 +15,7 @@ the prover's. Then the whole miner (proof, defence line, themes, rating) runs
 over the same games: puzzles per game and candidates per second.
 
 Usage: ``.venv/bin/python benchmarks/puzzles_bench.py [--games N] [--rounds N]
-[--depth D] [--json] [GAME ...]``.
+[--depth D] [--json] [GAME ...]`` (depth: each game's mining depth unless given).
 """
 
 from __future__ import annotations
@@ -110,23 +110,25 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=4, help="self-play games per game")
     parser.add_argument("--rounds", type=int, default=3, help="timed pairs")
-    parser.add_argument("--depth", type=int, default=2, help="deepest win (plain minimax: 2)")
+    parser.add_argument(
+        "--depth", type=int, default=None, help="deepest win (default: the game's mining depth)"
+    )
     parser.add_argument("--json", action="store_true")
     parser.add_argument("names", nargs="*", default=list(KITS), metavar="GAME")
     args = parser.parse_args(argv if argv is not None else [])
-    rows = [bench(g, args.games, args.rounds, args.depth) for g in args.names]
+    rows = [bench(g, args.games, args.rounds, args.depth or kit(g).depth) for g in args.names]
     if args.json:
         print(json.dumps(rows, indent=2))
         return
     print(
-        f"Puzzle mining, depth {args.depth}: candidates proved per second (median of "
-        f"{args.rounds} rounds), the prover against a plain minimax on the same positions"
+        f"Puzzle mining: candidates proved per second (median of {args.rounds} rounds), "
+        "the prover against a plain minimax on the same positions"
     )
     for r in rows:
         print(
-            f"  {r['game']:<11} {r['candidates']:5d} candidates ({r['wins']} wins) from "
-            f"{r['games']} games: prover {r['prover_per_s']:8.1f}/s, plain minimax "
-            f"{r['plain_per_s']:8.1f}/s, ratio {r['ratio']:5.1f}x; mining "
+            f"  {r['game']:<11} depth {r['depth']}, {r['candidates']:5d} candidates "
+            f"({r['wins']} wins) from {r['games']} games: prover {r['prover_per_s']:8.1f}/s, "
+            f"plain minimax {r['plain_per_s']:8.1f}/s, ratio {r['ratio']:5.1f}x; mining "
             f"{r['mined_candidates_per_s']:6.1f} candidates/s, {r['puzzles_per_game']:.2f} "
             f"puzzles/game, self-play {r['self_play_s_per_game']:.1f} s/game"
         )
