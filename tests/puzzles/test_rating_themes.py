@@ -65,3 +65,18 @@ def test_a_35_that_converts_turns_squares_to_the_learner() -> None:
             state = state.play(move)
             gained |= i % 2 == 0 and state.scores()[learner] > before + 1
         assert gained, p.id
+
+
+def test_a_35_on_the_last_square_counts_the_other_35s_as_decoys() -> None:
+    puzzles = [p for p in shipped("thirtyfive") if p.extra["depth"] == 1]
+    counts = set()
+    for p in puzzles[:40]:
+        state = sansu.load_game("thirtyfive").play_moves(p.moves)
+        tempting = sum(
+            bool(state.play(m).triggered_cells()) and str(m) != p.solution[0]
+            for m in state.legal_moves()
+        )
+        count = decoys(state, result_verdict)
+        assert count == 1 + tempting, p.id  # the winning move, and the other moves with a 35
+        counts.add(count)
+    assert len(counts) > 1  # so the starting ratings differ

@@ -6,7 +6,8 @@ starts here. Four measured things make a puzzle hard (``docs/puzzles.md``):
 - ``depth``: how many of the learner's moves the forced win takes;
 - ``choices``: how many legal first moves there are;
 - ``decoys``: how many first moves look good to a shallow look (they neither
-  lose nor draw at once, nor let the opponent win or draw at once);
+  lose nor draw at once, nor let the opponent win or draw at once; in 35 a
+  move that sets off a 35 looks good even when it ends the game);
 - ``misses``: the share of a weak player's tries (the ``beginner`` level, each
   try its own seed) that do not play the solution's first move.
 """
@@ -51,14 +52,16 @@ class Difficulty:
 
 def decoys(state: State, verdict: Verdict) -> int:
     """The first moves that survive a one-move look: the game goes on (or the learner wins),
-    and no reply ends it at once in the opponent's favour or in a draw."""
+    and no reply ends it at once in the opponent's favour or in a draw. In 35, where the
+    last square ends the game whatever is written, a move that sets off a 35 looks good too:
+    a 35 is what a player looks for."""
     me = state.to_move
     count = 0
     for move in state.legal_moves():
         after = state.play(move)
         winners = verdict(after)
         if winners is not None:
-            count += me in winners
+            count += me in winners or bool(getattr(after, "triggered_cells", list)())
             continue
         if not any(_spoils(after.play(reply), verdict, me) for reply in after.legal_moves()):
             count += 1
