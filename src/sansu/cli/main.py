@@ -14,7 +14,8 @@ from collections.abc import Sequence
 from typing import NoReturn
 
 COMMANDS = (
-    "show", "play", "sudoku", "engine", "match", "serve", "analyse", "train", "bot", "admin",
+    "show", "play", "sudoku", "engine", "match", "serve", "analyse", "train", "bot", "puzzles",
+    "admin",
 )  # fmt: skip
 """Modules of :mod:`sansu.cli` that each add one subcommand."""
 
