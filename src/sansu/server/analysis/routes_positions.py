@@ -17,12 +17,12 @@ import asyncio
 from typing import Annotated, Any
 
 from fastapi import APIRouter
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, Field
 
 import sansu
 from sansu.core.protocol import Game, IllegalMove, State
 from sansu.server.accounts import TokenOrSession
-from sansu.server.base import ApiError, GameName, OptionValue, refusals
+from sansu.server.base import REQUEST, ApiError, GameName, OptionValue, refusals
 from sansu.server.play import Service, hides_information, refuse_help
 
 MAX_MOVES = 600
@@ -32,7 +32,7 @@ positions_router = APIRouter(prefix="/api", tags=["analysis"])
 
 
 class PositionRequest(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = REQUEST
     game: GameName = Field(description="a game id or alias, e.g. uttt")
     options: dict[Annotated[str, Field(max_length=32)], OptionValue] = Field(
         default_factory=dict, max_length=32, description="the game's options"
