@@ -5,6 +5,7 @@ May import: base, accounts, ratings, play, analysis.
 
 from __future__ import annotations
 
+from sansu.server.learn.routes_trainer import trainer_router
 from sansu.server.learn.tables import (
     LessonStepRow,
     PuzzleAttemptRow,
@@ -17,4 +18,5 @@ __all__ = [
     "PuzzleAttemptRow",
     "PuzzlePlayerRow",
     "PuzzleRatingRow",
+    "trainer_router",
 ]
