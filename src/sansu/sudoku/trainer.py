@@ -113,6 +113,22 @@ _ABOUT: Final = {
     "als-xz": "Two almost locked sets (n cells, n + 1 digits) that share a restricted digit "
     "X: a digit Z of both is in one of them, so cells that see all its places lose it.",
 }
+_ACRONYMS: Final = {
+    "x": "X",
+    "w": "W",
+    "xy": "XY",
+    "xyz": "XYZ",
+    "bug+1": "BUG+1",
+    "als": "ALS",
+    "xz": "XZ",
+}
+
+
+def _title(name: str) -> str:
+    """How a rung's name is written in a sentence: ``"xy-wing"`` → ``"XY-wing"``."""
+    return re.sub(r"[a-z+0-9]+", lambda m: _ACRONYMS.get(m[0], m[0]), name)
+
+
 _PLACING: Final = frozenset(
     {"naked single", "hidden single (box)", "hidden single (row or column)", "bug+1"}
 )
@@ -120,10 +136,15 @@ _PLACING: Final = frozenset(
 
 @dataclass(frozen=True)
 class Technique:
-    """A rung the trainer offers: its id (for addresses), name, level and plain description."""
+    """A rung the trainer offers: its id (for addresses), name, level and plain description.
+
+    ``name`` is the rung's (:data:`~sansu.sudoku.rater.LADDER`); ``title`` is how a
+    sentence writes it (``"XY-wing"``, ``"naked single"``).
+    """
 
     id: str
     name: str
+    title: str
     level: str
     weight: float
     description: str
@@ -134,6 +155,7 @@ class Technique:
         return {
             "id": self.id,
             "name": self.name,
+            "title": self.title,
             "level": self.level,
             "weight": self.weight,
             "description": self.description,
@@ -145,6 +167,7 @@ _TECHNIQUES: Final = tuple(
     Technique(
         slug(rung.name),
         rung.name,
+        _title(rung.name),
         level_of(rung.weight),
         rung.weight,
         _ABOUT[rung.name],
@@ -388,9 +411,9 @@ def check(drill: Exercise, cell: int | str, digit: int) -> Verdict:
     elif tech.kind == "place" and truth != digit:
         message = f"Not so: {name} is not {digit}."
     elif tech.kind == "place":
-        message = f"{name} is {digit} in the end, but the {tech.name} does not show it yet."
+        message = f"{name} is {digit} in the end, but the {tech.title} does not show it yet."
     elif truth == digit:
         message = f"Not so: {digit} belongs on {name}, so it cannot be removed."
     else:
-        message = f"{digit} does leave {name} in the end, but not by this {tech.name}."
+        message = f"{digit} does leave {name} in the end, but not by this {tech.title}."
     return Verdict(right, message, index, digit, step)

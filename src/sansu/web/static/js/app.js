@@ -25,7 +25,8 @@ async function start() {
   setupToggles();
   const pages = await Promise.allSettled([import('./home.js'), import('./play.js'),
     import('./lobby.js'), import('./account.js'), import('./seeks.js'),
-    import('./bots.js'), import('./analysis.js'), import('./tournament.js'), import('./ratings.js')]);
+    import('./bots.js'), import('./analysis.js'), import('./tournament.js'), import('./ratings.js'),
+    import('./trainer.js')]);
   for (const p of pages) if (p.status === 'rejected') console.error(p.reason);
   await startRouter();
   document.documentElement.dataset.ready = 'true';

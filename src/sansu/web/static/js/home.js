@@ -92,7 +92,9 @@ route(/^\/game\/([\w-]+)$/, 'home', async (main, m) => {
   document.title = `${title} — sansu`;
   main.append(h('h1', {}, title), h('p', {class: 'muted'}, mod.meta.pitch || '',
     ' ', h('a', {href: `#/analysis/${info.id || id}`, 'data-action': 'analysis-board'},
-      'Explore positions on the analysis board')));
+      'Explore positions on the analysis board'),
+    ['challenge', 'sumodoku'].includes(info.id || id)
+      ? [' · ', h('a', {href: '#/trainer', 'data-action': 'trainer'}, 'Train Sudoku techniques')] : null));
   main.append(h('div', {class: 'game-intro'}, await boardPicture(info.id || id),
     playForm(info, mod, (await catalog()).levels || ['easy'], await catalog())));
   const rules = h('section', {class: 'prose', id: 'rules'}, h('p', {class: 'muted'}, 'Loading the rules…'));
