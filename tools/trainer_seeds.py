@@ -8,7 +8,13 @@ puzzles until one reaches it) is searched for on demand; for the rest the first
 ``--keep`` seeds that reach it are shipped. Prints each technique's share of puzzles and
 the measured mean time an on-demand search would take.
 
-    python tools/trainer_seeds.py --count 3000
+    python tools/trainer_seeds.py --count 60000
+
+``--measure N`` writes nothing: it times :func:`sansu.sudoku.trainer.exercise` for seeds
+0 … N-1 of every offered technique (processor time, so that other work on the machine
+does not count) and prints the mean and the slowest.
+
+    python tools/trainer_seeds.py --measure 20
 """
 
 from __future__ import annotations
@@ -49,13 +55,35 @@ def survey(start: int, count: int) -> tuple[dict[str, list[int]], float]:
     return found, (time.perf_counter() - began) / count
 
 
+def measure(count: int) -> None:
+    """Prints each offered technique's processor time per exercise: mean and slowest."""
+    from sansu.sudoku import trainer
+    from sansu.sudoku.trainer_seeds import ON_DEMAND
+
+    trainer.exercise("naked-single", 0)  # compiles the solver once, outside the timings
+    print(f"{'technique':32} {'source':9} {'mean ms':>8} {'max ms':>8}")
+    for technique in trainer.techniques():
+        times = []
+        for seed in range(count):
+            began = time.process_time()
+            trainer.exercise(technique.id, seed)
+            times.append(time.process_time() - began)
+        source = "on demand" if technique.name in ON_DEMAND else "seeds"
+        mean, slowest = 1000 * sum(times) / count, 1000 * max(times)
+        print(f"{technique.name:32} {source:9} {mean:8.0f} {slowest:8.0f}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--start", type=int, default=0)
     parser.add_argument("--count", type=int, default=3000)
     parser.add_argument("--keep", type=int, default=32, help="seeds shipped per technique")
     parser.add_argument("--budget", type=float, default=0.05, help="seconds, on average")
+    parser.add_argument("--measure", type=int, metavar="N", help="time N exercises a technique")
     args = parser.parse_args()
+    if args.measure:
+        measure(args.measure)
+        return
     found, per_puzzle = survey(args.start, args.count)
     on_demand, shipped = [], {}
     print(f"{per_puzzle * 1000:.0f} ms per puzzle made and solved")

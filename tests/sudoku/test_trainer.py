@@ -98,7 +98,7 @@ def test_a_true_removal_that_is_not_the_step_is_not_counted() -> None:
         if d != drill.solution[c] and (c, d) not in drill.answers
     )
     verdict = check(drill, cell, digit)
-    assert not verdict.right and "not by this x-wing" in verdict.message
+    assert not verdict.right and "not by this X-wing" in verdict.message
 
 
 def test_any_hidden_single_in_a_box_counts() -> None:
