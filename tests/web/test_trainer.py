@@ -76,6 +76,9 @@ def test_an_x_wing_answered_wrong_on_a_phone(
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
     try:
+        open_page(page, server_url, "#/trainer")
+        page.wait_for_selector("[data-technique]")
+        assert_fits(page, "trainer list, 390 px")
         drill = exercise("x-wing", 3)
         cell = drill.answers[0][0]
         keep = drill.solution[cell]  # the cell's own digit: removing it is wrong

@@ -92,13 +92,13 @@ _ABOUT: Final = {
     "xyz-wing": "A cell XYZ sees wings XZ and YZ: a cell that sees all three cannot be Z.",
     "w-wing": "Two cells with the same two candidates, joined by a digit that has only two "
     "places in a unit: cells that see both lose the other digit.",
-    "swordfish": "An x-wing with three rows and three columns.",
+    "swordfish": "An X-wing with three rows and three columns.",
     "empty rectangle": "A digit in a box fits only in one row and one column of it; with a "
     "strong link on that digit elsewhere, one cell can be cleared.",
     "turbot fish": "Two strong links on one digit joined end to end: a cell that sees both "
     "far ends cannot hold the digit.",
-    "finned x-wing": "An x-wing with a few extra places (the fin) in one box: cells that see "
-    "the fin and lie in the x-wing's columns lose the digit.",
+    "finned x-wing": "An X-wing with a few extra places (the fin) in one box: cells that see "
+    "the fin and lie in the X-wing's columns lose the digit.",
     "naked quad": "Four cells of a unit whose candidates together are only four digits.",
     "simple colouring": "Colour a digit's strong links in two colours: one colour is true, "
     "so a cell that sees both colours loses the digit.",
