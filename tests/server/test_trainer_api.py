@@ -91,3 +91,15 @@ def test_a_slow_exercise_is_refused_past_the_cap(
         release.set()
     assert r.status_code == 503 and r.json()["error"]["code"] == "too_slow"
     assert "x-wing" in r.json()["error"]["message"]
+
+
+def test_a_seed_that_reaches_no_exercise_is_refused_with_the_reason(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def nothing(technique_id: str, seed: int) -> trainer.Exercise:
+        raise ValueError(f"no {technique_id} found from seed {seed}: try another seed")
+
+    monkeypatch.setattr(service, "_make", nothing)
+    r = client.post("/api/trainer/x-wing/check", json={"seed": 4, "cell": 0, "digit": 1})
+    assert r.status_code == 422 and r.json()["error"]["code"] == "no_exercise"
+    assert r.json()["error"]["message"] == "no x-wing found from seed 4: try another seed"
