@@ -52,6 +52,7 @@ __all__ = [
     "Rating",
     "Rung",
     "Step",
+    "apply_step",
     "level_of",
     "logical_steps",
     "next_step",
@@ -166,7 +167,8 @@ def _find(
     return None
 
 
-def _apply(board: Board, step: Step) -> None:
+def apply_step(board: Board, step: Step) -> None:
+    """Makes ``step``'s placements and eliminations on ``board``."""
     for cell, digit in step.placements:
         board.place(cell, digit)
     for cell, digit in step.eliminations:
@@ -181,7 +183,7 @@ def _walk(board: Board, uniqueness: bool) -> Iterator[tuple[Rung, Step]]:
             return
         rung, step = found
         step = replace(step, weight=rung.weight)
-        _apply(board, step)
+        apply_step(board, step)
         yield rung, step
 
 
@@ -308,7 +310,7 @@ def _rate_compiled(grid: Grid, uniqueness: bool, cap: float) -> Rating | None:
                 return _CAPPED
             break
         rung, step = found
-        _apply(rest, step)
+        apply_step(rest, step)
         values[:] = rest.values
         cands[:] = rest.cands
         counts[step.technique] = counts.get(step.technique, 0) + 1

@@ -315,6 +315,7 @@ def create_app(
         learn.lessons_router,
         learn.puzzles_router,
         learn.mistakes_router,
+        learn.trainer_router,
     ]
     for router in routers:
         app.include_router(router)

@@ -9,6 +9,7 @@ from sansu.server.learn.puzzles import DATA_ENV, PuzzleBook, PuzzleRatings
 from sansu.server.learn.routes_lessons import lessons_router
 from sansu.server.learn.routes_puzzles import mistakes_router
 from sansu.server.learn.routes_puzzles import router as puzzles_router
+from sansu.server.learn.routes_trainer import trainer_router
 from sansu.server.learn.tables import (
     LessonStepRow,
     PuzzleAttemptRow,
@@ -27,4 +28,5 @@ __all__ = [
     "lessons_router",
     "mistakes_router",
     "puzzles_router",
+    "trainer_router",
 ]

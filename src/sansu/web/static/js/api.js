@@ -37,7 +37,8 @@ export class ApiError extends Error {
   }
 }
 
-async function request(method, path, body, token) {
+/** A call to the server's API: the parsed JSON answer, or an ApiError saying why not. */
+export async function request(method, path, body, token) {
   const headers = {Accept: 'application/json'};
   if (body !== undefined) headers['Content-Type'] = 'application/json';
   if (token) headers.Authorization = `Bearer ${token}`;

@@ -94,7 +94,9 @@ route(/^\/game\/([\w-]+)$/, 'home', async (main, m) => {
   document.title = `${title} — sansu`;
   main.append(h('h1', {}, title), h('p', {class: 'muted'}, mod.meta.pitch || '',
     ' ', h('a', {href: `#/analysis/${info.id || id}`, 'data-action': 'analysis-board'},
-      'Explore positions on the analysis board')));
+      'Explore positions on the analysis board'),
+    ['challenge', 'sumodoku'].includes(info.id || id)
+      ? [' · ', h('a', {href: '#/trainer', 'data-action': 'trainer'}, 'Train Sudoku techniques')] : null));
   const offer = lessonOffer(info.id || id, title);
   if (offer) main.append(offer);
   main.append(h('div', {class: 'game-intro'}, await boardPicture(info.id || id),
