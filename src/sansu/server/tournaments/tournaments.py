@@ -322,6 +322,7 @@ class Tournaments:
         out["now"] = self.time()
         out["version"] = version(t, ents, rows)
         out["standings"] = [line.to_json(i) for i, line in enumerate(lines, start=1)]
+        out["round_count"] = t["rounds"]  # the summary's count, before ``rounds`` lists them
         out["rounds"] = [{"round": n, "pairings": ps} for n, ps in sorted(rounds.items())]
         out["podium"] = out["standings"][:3] if t["status"] == "finished" else []
         return out
