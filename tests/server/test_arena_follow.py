@@ -13,7 +13,7 @@ from fastapi.testclient import TestClient
 
 from sansu.server.tournaments.formats import arena
 from tests.server.accounts_fixtures import fast_hashing_fixture  # noqa: F401
-from tests.server.test_seat_accounts import Browser
+from tests.server.test_seat_accounts import SITE, Browser
 from tests.server.test_tournaments_api import (
     act,
     create,
@@ -48,7 +48,9 @@ def test_first_move_seconds_follow_lichess_speeds() -> None:
     assert arena.first_move_seconds({"initial_seconds": 180, "increment_seconds": 2}) == 25
     assert arena.first_move_seconds({"initial_seconds": 600, "increment_seconds": 5}) == 30
     assert arena.idle_losers({1}, ["loss", "win"], "no_start") == [0]
-    assert arena.idle_losers(set(), ["loss", "win"], "time") == [0]
+    assert arena.idle_losers({1}, ["loss", "win"], "no_start", absent=()) == [0]  # present or not
+    assert arena.idle_losers(set(), ["loss", "win"], "time", absent={0, 1}) == [0]
+    assert arena.idle_losers(set(), ["loss", "win"], "time", absent={1}) == []  # slow, not gone
     assert arena.idle_losers(set(), ["loss", "win"], "resignation") == []  # a choice, not absence
     assert arena.idle_losers({0}, ["loss", "win"], "time") == []  # played, then flagged
 
@@ -108,14 +110,23 @@ def test_a_player_who_moved_is_not_paused_by_the_deadline(
     assert not any(s["paused"] for s in t["standings"])
 
 
-def test_losing_on_time_without_a_move_pauses(client: TestClient, duo: dict[str, Browser]) -> None:
+@pytest.mark.parametrize("game_open", [False, True])
+def test_losing_on_time_without_a_move_pauses_only_an_absent_player(
+    client: TestClient, duo: dict[str, Browser], game_open: bool
+) -> None:
+    """A clock shorter than the deadline: a player whose seat nobody had open is paused; a
+    slow first move with the game open (a bot loading its engine) is only a lost game."""
     t = arena_of(duo, time_control={"initial_seconds": 1, "increment_seconds": 0})
     (p,) = open_games(t)
     first = p["players"][0]["name"]
+    if game_open:
+        with duo[first].websocket(f"/api/games/{p['game_id']}/ws", SITE) as ws:
+            assert ws.receive_json()["you"] == [0]
+            while ws.receive_json()["type"] != "game_over":
+                pass
     t = wait_for(client, t["id"], lambda t: finished(t) == 1)
-    game = client.get(f"/api/games/{p['game_id']}").json()
-    assert game["termination"] == "time"
-    assert line(t, first)["paused"]
+    assert client.get(f"/api/games/{p['game_id']}").json()["termination"] == "time"
+    assert line(t, first)["paused"] is not game_open
 
 
 def test_resigning_does_not_pause(client: TestClient, duo: dict[str, Browser]) -> None:

@@ -258,17 +258,22 @@ class Director:
         tid = live.meta.get("tournament")
         pid = live.meta.get("pairing")
         if tid and pid:
-            self.background.spawn(self._record(str(tid), str(pid), live))
+            seats = self.rounds.hub.presence(live)["seats"]
+            absent = frozenset(s for s, here in enumerate(seats) if not here)
+            self.background.spawn(self._record(str(tid), str(pid), live, absent))
 
-    async def _record(self, tid: str, pid: str, live: LiveGame) -> None:
+    async def _record(self, tid: str, pid: str, live: LiveGame, absent: frozenset[int]) -> None:
         async with self.lock(tid):
-            if await self._store_result(pid, live):
+            if await self._store_result(pid, live, absent):
                 self.touch(tid)
                 await self.advance(tid)
 
-    async def _store_result(self, pid: str, live: LiveGame) -> bool:
+    async def _store_result(
+        self, pid: str, live: LiveGame, absent: frozenset[int] = frozenset()
+    ) -> bool:
         """Writes a pairing's outcomes once, pausing an arena's players who lost it without
-        a move; False when they were written already."""
+        a move (:func:`arena.idle_losers`; ``absent``: the seats nobody had open at its end);
+        False when they were written already."""
         result = live.result
         moved = {m.seat for m in live.moves}
 
@@ -284,7 +289,7 @@ class Director:
                 .where(pairings.c.id == pid, pairings.c.finished_at.is_(None))
                 .values(outcomes=outcomes, finished_at=self.time())
             )
-            idle = arena.idle_losers(moved, outcomes, live.termination)
+            idle = arena.idle_losers(moved, outcomes, live.termination, absent)
             if done.rowcount and idle and "first_move" in live.meta:
                 c.execute(
                     update(entries)

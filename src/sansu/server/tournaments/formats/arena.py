@@ -19,9 +19,10 @@ The first move (lichess's rule): a player whose turn comes for the first time
 in an arena game has ``first_move_seconds`` to move (20 s in the quickest
 games, 25 s, then 30 s, as lichess's arenas give). One who lets it pass loses
 that game, and one who loses a game without having moved in it (by that
-deadline or on time) is paused: not paired again until they join again. So an
-absent player costs their opponent one game, and gives away one win, never a
-series of them.
+deadline, or on time while their seat was not open anywhere) is paused: not
+paired again until they join again. So an absent player costs their opponent
+one game, and gives away one win, never a series of them; a slow first move
+with the game open (a bot loading its engine) is only a lost game.
 """
 
 from __future__ import annotations
@@ -121,13 +122,21 @@ def first_move_seconds(time_control: Mapping[str, Any] | None) -> float:
 
 
 def idle_losers(
-    moved: Collection[int], outcomes: Sequence[str], termination: str | None
+    moved: Collection[int],
+    outcomes: Sequence[str],
+    termination: str | None,
+    absent: Collection[int] = (),
 ) -> list[int]:
-    """The seats to pause after a game: those who lost it by the first-move deadline or
-    on time without a move of their own (``moved``: the seats that moved)."""
-    if termination not in ("no_start", "time"):
+    """The seats to pause after a game (``moved``: the seats that moved in it): those who
+    lost it by the first-move deadline, and those who lost it on time without a move while
+    nobody had their seat open (``absent``; a clock shorter than the deadline)."""
+    if termination == "no_start":
+        gone: Collection[int] = range(len(outcomes))
+    elif termination == "time":
+        gone = absent
+    else:
         return []
-    return [s for s, o in enumerate(outcomes) if o == LOSS and s not in moved]
+    return [s for s, o in enumerate(outcomes) if o == LOSS and s not in moved and s in gone]
 
 
 def outcomes_of(result: dict | None, seats: int) -> list[str]:
