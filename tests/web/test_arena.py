@@ -176,7 +176,9 @@ def test_an_arena_is_followed_across_three_pairings(
         assert "#/tournament/" in alice.url and "#/tournament/" in bob.url
 
 
-def test_a_player_who_does_not_move_is_paused_not_farmed(browser: Any, server_url: str) -> None:
+def test_a_player_who_does_not_move_is_paused_not_farmed(
+    browser: Any, server_url: str, screenshots: Path
+) -> None:
     with two_players(browser, server_url) as pages:
         (alice_name, alice), (bob_name, bob) = pages.items()
         # A one-minute clock: 20 s for a first move (docs/server.md, "Arena pairing").
@@ -197,6 +199,7 @@ def test_a_player_who_does_not_move_is_paused_not_farmed(browser: Any, server_ur
         note.wait_for()
         assert "as soon as an opponent is free" in note.inner_text()
         idle.page.wait_for_selector("[data-testid=tournament-next]:has-text('paused')")
+        idle.page.screenshot(path=str(screenshots / "arena-game-paused.png"))
         shown = scores(server_url, tid)
         assert shown[idle_name]["paused"] and shown[mover_name]["score"] == 2
         # Not paired again: nothing farmed while the idle player is away.
@@ -210,6 +213,7 @@ def test_a_player_who_does_not_move_is_paused_not_farmed(browser: Any, server_ur
         idle.page.goto(f"{server_url}/#/tournament/{tid}")
         idle.page.wait_for_selector("[data-testid=paused-note]")
         fits(idle.page)
+        idle.page.screenshot(path=str(screenshots / "tournament-arena-paused.png"), full_page=True)
         press(idle.page, "button:has-text('Join')")
         again = game_on(idle.page)
         assert again != gid and game_on(mover, gid) == again

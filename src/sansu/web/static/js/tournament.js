@@ -243,7 +243,7 @@ function pausedNote(t, me) {
   if (!mine?.paused || mine.withdrawn || t.status === 'finished') return null;
   return h('p', {class: 'notice', 'data-testid': 'paused-note'},
     'You are paused: you are not paired until you join again. (A player who lets a new game '
-    + 'go by without a move, or loses it on time without one, is paused.)');
+    + 'go by without a move is paused.)');
 }
 
 function clockLine(t, now = t.now) {
