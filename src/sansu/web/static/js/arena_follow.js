@@ -52,32 +52,39 @@ export function openGameOf(t, userId) {
   return null;
 }
 
+const opening = new Set();  // games whose seat token is being asked for
+
 /** Opens the player's game `p` of tournament `t`: a fresh seat token for this browser,
- *  then the game page. */
-export async function playMine(t, p, me) {
+ *  then the game page, unless `shown()` says the page that asked was left meanwhile. */
+export async function playMine(t, p, me, shown = () => true) {
   const r = await call('POST', `/api/tournaments/${t.id}/games/${p.game_id}/token`, undefined, me.csrf_token);
   keepSeats(p.game_id, [r.seat], r.token);
   rememberGame(p.game_id, t.id);
+  if (!shown()) return;
   markFollowed(p.game_id);
   location.hash = `#/play/${p.game_id}`;
 }
 
 /** Takes the page to the player's new game in `t`, if there is one it was not taken to
- *  (`except`: a game not to go to, the one shown). True when it goes. */
-export async function follow(t, me, except = null) {
+ *  (`except`: a game not to go to, the one shown; `shown()`: whether the page is still
+ *  the one shown). True when it goes. */
+export async function follow(t, me, except = null, shown = () => true) {
   if (!me.user || t.status !== 'running') return false;
   const p = openGameOf(t, me.user.id);
-  if (!p || p.game_id === except || followed(p.game_id)) return false;
+  if (!p || p.game_id === except || followed(p.game_id) || opening.has(p.game_id)) return false;
+  opening.add(p.game_id);
   try {
-    await playMine(t, p, me);
-    return true;
+    await playMine(t, p, me, shown);
+    return shown();
   } catch {
     return false;  // the game ended meanwhile: the next news tells
+  } finally {
+    opening.delete(p.game_id);
   }
 }
 
-/** Calls `onNews(t)` with the tournament at once and at each of its changes, until
- *  `stop()` is called or it is over. Answers `stop`. */
+/** Calls `onNews(t, shown)` with the tournament at once and at each of its changes, until
+ *  `stop()` is called or it is over (`shown()`: not stopped yet). Answers `stop`. */
 export function listen(tid, onNews) {
   const abort = new AbortController();
   let version = null;
@@ -97,7 +104,7 @@ export function listen(tid, onNews) {
       }
       if (abort.signal.aborted) return;
       version = t.version;
-      await onNews(t);
+      await onNews(t, () => !abort.signal.aborted);
       if (t.status === 'finished') return;
     }
   };
@@ -113,11 +120,11 @@ export function followFromGame(gid, me, place) {
   if (!tid || !me.user) return () => {};
   const note = h('div', {class: 'notice', 'aria-live': 'polite', 'data-testid': 'tournament-next', hidden: true});
   place(note);
-  return listen(tid, async (t) => {
+  return listen(tid, async (t, shown) => {
     const mine = t.standings.find((s) => s.user_id === me.user.id);
     const here = t.rounds.flatMap((r) => r.pairings).find((p) => p.game_id === gid);
     if (!mine || !here?.finished) return;
-    if (await follow(t, me, gid)) return;
+    if (await follow(t, me, gid, shown) || !shown()) return;
     const link = h('a', {href: `#/tournament/${t.id}`}, t.name);
     let text;
     if (t.status === 'finished') text = ['The tournament is over: see ', link, '.'];

@@ -264,6 +264,8 @@ route(/^\/tournament\/([A-Za-z0-9_-]{1,24})$/, 'tournaments', async (main, match
   const notice = h('div', {'aria-live': 'polite'});
   main.append(heading, notice, body);
   let me = await call('GET', '/api/account');
+  let left = false;       // the page was left: nothing may take the browser anywhere
+  const here = () => !left;
   let shown = null;       // the tournament as last drawn
   let shownAt = 0;        // when (this browser's clock), for the time left
   const status = h('p', {'data-testid': 'tournament-status'});
@@ -302,7 +304,7 @@ route(/^\/tournament\/([A-Za-z0-9_-]{1,24})$/, 'tournaments', async (main, match
       announce({join: 'You entered the tournament.', pause: 'Done.', withdraw: 'You withdrew.',
         start: 'The tournament started.'}[what]);
       draw(t);
-      await follow(t, me);
+      await follow(t, me, null, here);
     } catch (error) {
       notice.replaceChildren(errorNotice(error.message));
       me = await call('GET', '/api/account');
@@ -316,11 +318,13 @@ route(/^\/tournament\/([A-Za-z0-9_-]{1,24})$/, 'tournaments', async (main, match
   }
   // Every change redraws the page; a new game of the player's takes them there at once.
   const stop = listen(tid, async (t) => {
+    if (left) return;
     draw(t);
-    await follow(t, me);
+    await follow(t, me, null, here);
   });
   const ticker = setInterval(() => { if (shown.status === 'running') drawStatus(); }, TICK_MS);
   return () => {
+    left = true;
     stop();
     clearInterval(ticker);
   };
