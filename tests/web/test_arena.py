@@ -145,10 +145,12 @@ def test_an_arena_is_followed_across_three_pairings(
         players = {alice_name: Player(alice, server_url), bob_name: Player(bob, server_url)}
         losers = [bob_name, alice_name, bob_name]
         last: str | None = None
+        ended = time.monotonic()
         for loser in losers:
             # Both pages land on the new game by themselves, the same one.
             gid = game_on(alice, last)
             assert game_on(bob, last) == gid
+            print(f"both pages on game {gid} {time.monotonic() - ended:.2f} s after the last end")
             mover = first_to_move(list(players.values()))
             other = next(p for p in players.values() if p is not mover)
             mover.play(legal_move(server_url, gid))
@@ -156,6 +158,7 @@ def test_an_arena_is_followed_across_three_pairings(
             other.play(legal_move(server_url, gid))
             mover.wait_ply(2)
             resign(players[loser].page)
+            ended = time.monotonic()
             last = gid
         # After the third game the pages go on to the fourth, by themselves too.
         fourth = game_on(alice, last)
@@ -198,6 +201,7 @@ def test_a_player_who_does_not_move_is_paused_not_farmed(
         note = mover.locator("[data-testid=tournament-next]")
         note.wait_for()
         assert "as soon as an opponent is free" in note.inner_text()
+        assert not violations(mover)
         idle.page.wait_for_selector("[data-testid=tournament-next]:has-text('paused')")
         idle.page.screenshot(path=str(screenshots / "arena-game-paused.png"))
         shown = scores(server_url, tid)
