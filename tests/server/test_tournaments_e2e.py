@@ -119,6 +119,7 @@ def test_three_bots_play_an_arena_and_a_swiss_to_the_end(tmp_path: Path) -> None
             assert shown[name]["wins"] == outcomes[name].count("win")
             assert shown[name]["tiebreak"] == outcomes[name].count("win")
             assert shown[name]["games"] == len(outcomes[name])
+            assert not shown[name]["paused"]  # each bridge made its first moves in time
         check_order(arena["standings"])
 
         swiss = httpx.get(f"{url}/api/tournaments/{ids['swiss']}").json()

@@ -1,5 +1,6 @@
 """Tournament pages in a browser at 390 px: create a Swiss, two players join from their own
-browsers, it starts, one opens her game from the tournament page and resigns it there, and
+browsers, it starts and each page goes to its player's game, one opens her game again from
+the tournament page and resigns it there, and
 both pages show the new standings and the podium; axe finds nothing on the list or the
 tournament page."""
 
@@ -62,11 +63,20 @@ def test_create_join_play_standings(browser: Any, server_url: str) -> None:
         bob.wait_for_selector(f"[data-player='{bob_name}']")
         alice.wait_for_selector(f"[data-player='{bob_name}']")  # Alice's page follows
         press(alice, "button:has-text('Start now')")
+        # Each page takes its player to their game of the new round by itself.
+        for page in (alice, bob):
+            page.wait_for_url("**/#/play/*")
+            page.wait_for_selector(".board-host[data-ply]")
+        game_id = alice.url.rsplit("/", 1)[1]
+        assert bob.url.rsplit("/", 1)[1] == game_id
+        # Back on the tournament page she stays there, and opens her game by its button.
+        alice.goto(f"{server_url}/#/tournament/{tid}")
         alice.wait_for_selector("[data-testid=pairings] button:has-text('Play your game')")
+        assert "1 rounds" in alice.inner_text("main") and "object" not in alice.inner_text("main")
+        assert alice.locator(".game-page").count() == 0  # the game page left with its route
         fits(alice)
         press(alice, "button:has-text('Play your game')")
-        alice.wait_for_url("**/#/play/*")
-        game_id = alice.url.rsplit("/", 1)[1]
+        alice.wait_for_url(f"**/#/play/{game_id}")
         alice.wait_for_selector("[data-testid=status]")
         assert alice.evaluate(
             "(gid) => Object.keys(JSON.parse(localStorage.getItem('sansu.seats') || '{}'))"
@@ -77,6 +87,8 @@ def test_create_join_play_standings(browser: Any, server_url: str) -> None:
         alice.on("dialog", lambda dialog: dialog.accept())
         press(alice, "[data-action=resign]")
         alice.wait_for_selector("[data-testid=status]:has-text('resign')", timeout=TURN_TIMEOUT_MS)
+        # Bob's game page says the tournament is over, and links to it.
+        bob.click("[data-testid=tournament-next] a:has-text('Night Swiss')")
         alice.goto(f"{server_url}/#/tournament/{tid}")
         for page in (alice, bob):
             page.wait_for_selector("[data-testid=podium]", timeout=TURN_TIMEOUT_MS)

@@ -9,6 +9,9 @@ result is written by a conditional update, so it advances the tournament
 exactly once, and at start every open pairing is checked against the stored
 games (a game that ended while the server was down, a pairing whose game was
 not yet created), then the timers (an arena's end, a start time) are re-armed.
+An arena's player who lost a game without moving in it is paused in the same
+write as the game's result (:mod:`~sansu.server.tournaments.first_move`), and
+every change wakes those who wait for the tournament's news (:meth:`Director.changes`).
 """
 
 from __future__ import annotations
@@ -25,9 +28,10 @@ from sqlalchemy import Connection, func, insert, select, update
 from sansu.server.accounts import User, users_table
 from sansu.server.base import ApiError, Background, Store, StoreError
 from sansu.server.base import games as games_table
-from sansu.server.play import LiveGame, Rounds, Seating, new_id
-from sansu.server.tournaments.formats import arena, round_robin, swiss
-from sansu.server.tournaments.standings import history, standings
+from sansu.server.play import LiveGame, Rounds, Seating
+from sansu.server.tournaments.first_move import FirstMoves
+from sansu.server.tournaments.formats import arena
+from sansu.server.tournaments.planning import next_round, pairing_row, waiting_players
 from sansu.server.tournaments.tables import entries, pairings, tournaments
 
 log = logging.getLogger("sansu.server")
@@ -82,6 +86,8 @@ class Director:
         self._timers: dict[str, asyncio.Task[Any]] = {}
         self.start_due: Callable[[str], Awaitable[Any]] | None = None
         """Starts a tournament whose start time came (set by :class:`Tournaments`)."""
+        self._news: dict[str, asyncio.Event] = {}
+        self.first_moves = FirstMoves(rounds, background, clock)
         rounds.on_finish(self._game_finished)
 
     def on_pairing(self, listener: PairingListener) -> None:
@@ -90,6 +96,17 @@ class Director:
 
     def lock(self, tid: str) -> asyncio.Lock:
         return self._locks.setdefault(tid, asyncio.Lock())
+
+    def changes(self, tid: str) -> asyncio.Event:
+        """Set at the tournament's next change made here (take it before reading, so that
+        a change made meanwhile is not missed)."""
+        return self._news.setdefault(tid, asyncio.Event())
+
+    def touch(self, tid: str) -> None:
+        """Wakes whoever waits for the tournament's news."""
+        event = self._news.pop(tid, None)
+        if event is not None:
+            event.set()
 
     async def write(self, fn: Callable[[Connection], Any]) -> Any:
         try:
@@ -133,7 +150,7 @@ class Director:
                 if not open_rows:
                     await self._finish(tid)
                 return
-            waiting = self._waiting(ents, rows, t["streak"])
+            waiting = waiting_players(ents, rows, t["streak"])
             active = sum(1 for e in ents if not (e["paused"] or e["withdrawn"]))
             tables = arena.pair(waiting, t["table_size"], now=now, alone=active <= t["table_size"])
             seated = {pid for table in tables for pid in table}
@@ -142,7 +159,7 @@ class Director:
                 self.arm(tid, min(now + arena.REMATCH_AFTER, t["ends_at"]), key=f"{tid}/wait")
             number = max((r["round"] for r in rows), default=0)
             planned = [
-                self._row(tid, number + 1 + i, 1, "game", list(table), now)
+                pairing_row(tid, number + 1 + i, 1, "game", list(table), now)
                 for i, table in enumerate(tables)
             ]
         else:
@@ -153,7 +170,7 @@ class Director:
                 return
             try:
                 # the Dutch engine may search for a while: off the event loop
-                planned = await asyncio.to_thread(self._next_round, t, ents, rows, now)
+                planned = await asyncio.to_thread(next_round, t, ents, rows, now)
             except ValueError as error:  # nobody left to pair, or no pairing without a rematch
                 log.info("tournament %s ends early: %s", tid, error)
                 await self._finish(tid)
@@ -175,83 +192,9 @@ class Director:
         for row in planned:
             if row["kind"] == "game":
                 await self._create_game(t, row)
+        self.touch(tid)
         if t["format"] != "arena" and all(r["kind"] != "game" for r in planned):
             await self.advance(tid)  # a round of byes and forfeits only: on to the next
-
-    @staticmethod
-    def _row(tid: str, number: int, board: int, kind: str, players: list[int], now: float) -> dict:
-        done = kind != "game"
-        outcomes = None
-        if kind == "bye":
-            outcomes = ["win"]
-        elif kind == "forfeit":
-            outcomes = ["win", "loss"]
-        return {
-            "id": new_id(12),
-            "tournament_id": tid,
-            "round": number,
-            "board": board,
-            "kind": kind,
-            "players": players,
-            "game_id": None,
-            "outcomes": outcomes,
-            "created_at": now,
-            "finished_at": now if done else None,
-        }
-
-    @staticmethod
-    def _waiting(ents: list[dict], rows: list[dict], streak: bool) -> list[arena.Waiting]:
-        playing: set[int] = set()
-        last: dict[int, frozenset[int]] = {}
-        firsts: dict[int, int] = {}
-        games: dict[int, int] = {}
-        since = {e["user_id"]: e["joined_at"] for e in ents}
-        for r in sorted(rows, key=lambda r: r["round"]):
-            if r["finished_at"] is None:
-                playing.update(r["players"])
-            for pid in r["players"]:
-                last[pid] = frozenset(r["players"]) - {pid}
-                games[pid] = games.get(pid, 0) + 1
-                since[pid] = max(since.get(pid, 0.0), r["finished_at"] or 0.0)
-            firsts[r["players"][0]] = firsts.get(r["players"][0], 0) + 1
-        lines = {ln.user_id: ln for ln in standings("arena", ents, rows, streak=streak)}
-        return [
-            arena.Waiting(
-                id=e["user_id"],
-                score=int(lines[e["user_id"]].score),
-                rating=e["rating"],
-                free=not (e["paused"] or e["withdrawn"] or e["user_id"] in playing),
-                last_opponents=last.get(e["user_id"], frozenset()),
-                firsts=firsts.get(e["user_id"], 0),
-                games=games.get(e["user_id"], 0),
-                since=since[e["user_id"]],
-            )
-            for e in ents
-        ]
-
-    def _next_round(self, t: dict, ents: list[dict], rows: list[dict], now: float) -> list[dict]:
-        number = t["round"] + 1
-        tid = t["id"]
-        present = {e["user_id"] for e in ents if not e["withdrawn"]}
-        if t["format"] == "swiss":
-            seeded = swiss.seeds({e["user_id"]: e["rating"] for e in ents})
-            boards = swiss.pair_round(
-                [s for s in seeded if s.id in present], history(rows), t["rounds"]
-            )
-        else:
-            boards = round_robin.schedule(swiss.seeds({e["user_id"]: e["rating"] for e in ents}))[
-                number - 1
-            ]
-        out = []
-        for i, b in enumerate(boards, start=1):
-            if b.black is None:
-                out.append(self._row(tid, number, i, "bye", [b.white], now))
-            elif b.white in present and b.black in present:
-                out.append(self._row(tid, number, i, "game", [b.white, b.black], now))
-            elif b.white in present or b.black in present:
-                winner, loser = (b.white, b.black) if b.white in present else (b.black, b.white)
-                out.append(self._row(tid, number, i, "forfeit", [winner, loser], now))
-        return out
 
     async def _create_game(self, t: dict, row: dict) -> str | None:
         """Creates a pairing's game, every seat bound to its player's account."""
@@ -261,6 +204,13 @@ class Director:
             return {r.id: User(r.id, r.name, r.created_at, bool(r.bot)) for r in found}
 
         players = await self.store.read(read)
+        meta: dict[str, Any] = {
+            "tournament": t["id"],
+            "pairing": row["id"],
+            "bots": [s for s, pid in enumerate(row["players"]) if players[pid].bot],
+        }
+        if t["format"] == "arena":
+            meta["first_move"] = arena.first_move_seconds(t["time_control"])
         try:
             live, _ = await self.seating.create(
                 t["game"],
@@ -270,11 +220,7 @@ class Director:
                 casual=not t["rated"],
                 time_control=t["time_control"],
                 bind={seat: players[pid] for seat, pid in enumerate(row["players"])},
-                meta={
-                    "tournament": t["id"],
-                    "pairing": row["id"],
-                    "bots": [s for s, pid in enumerate(row["players"]) if players[pid].bot],
-                },
+                meta=meta,
             )
         except ApiError:
             log.exception("tournament %s: cannot create the game of %s", t["id"], row["id"])
@@ -304,6 +250,7 @@ class Director:
                 .values(status="finished", finished_at=now)
             )
         )
+        self.touch(tid)
 
     # -- games ending ------------------------------------------------------------------
 
@@ -311,27 +258,47 @@ class Director:
         tid = live.meta.get("tournament")
         pid = live.meta.get("pairing")
         if tid and pid:
-            self.background.spawn(self._record(str(tid), str(pid), live.result))
+            seats = self.rounds.hub.presence(live)["seats"]
+            absent = frozenset(s for s, here in enumerate(seats) if not here)
+            self.background.spawn(self._record(str(tid), str(pid), live, absent))
 
-    async def _record(self, tid: str, pid: str, result: dict[str, Any] | None) -> None:
+    async def _record(self, tid: str, pid: str, live: LiveGame, absent: frozenset[int]) -> None:
         async with self.lock(tid):
-            if await self._store_result(pid, result):
+            if await self._store_result(pid, live, absent):
+                self.touch(tid)
                 await self.advance(tid)
 
-    async def _store_result(self, pid: str, result: dict[str, Any] | None) -> bool:
-        """Writes a pairing's outcomes once; False when they were written already."""
+    async def _store_result(
+        self, pid: str, live: LiveGame, absent: frozenset[int] = frozenset()
+    ) -> bool:
+        """Writes a pairing's outcomes once, pausing an arena's players who lost it without
+        a move (:func:`arena.idle_losers`; ``absent``: the seats nobody had open at its end);
+        False when they were written already."""
+        result = live.result
+        moved = {m.seat for m in live.moves}
 
         def write(c: Connection) -> int:
-            row = c.execute(select(pairings.c.players).where(pairings.c.id == pid)).first()
+            row = c.execute(
+                select(pairings.c.players, pairings.c.tournament_id).where(pairings.c.id == pid)
+            ).first()
             if row is None:
                 return 0
+            outcomes = arena.outcomes_of(result, len(row.players))
             done = c.execute(
                 update(pairings)
                 .where(pairings.c.id == pid, pairings.c.finished_at.is_(None))
-                .values(
-                    outcomes=arena.outcomes_of(result, len(row.players)), finished_at=self.time()
-                )
+                .values(outcomes=outcomes, finished_at=self.time())
             )
+            idle = arena.idle_losers(moved, outcomes, live.termination, absent)
+            if done.rowcount and idle and "first_move" in live.meta:
+                c.execute(
+                    update(entries)
+                    .where(
+                        entries.c.tournament_id == row.tournament_id,
+                        entries.c.user_id.in_([row.players[s] for s in idle]),
+                    )
+                    .values(paused=True)
+                )
             return done.rowcount
 
         return bool(await self.write(write))
@@ -377,7 +344,7 @@ class Director:
                 row["game_id"] = found
             live = await self.rounds.get(row["game_id"])
             if live.status == "finished":
-                await self._store_result(row["id"], live.result)
+                await self._store_result(row["id"], live)
 
     # -- timers ------------------------------------------------------------------------
 

@@ -82,11 +82,24 @@ async def get(tid: TournamentId, tournaments: AllTournaments) -> dict[str, Any]:
     return await tournaments.get(tid)
 
 
+@router.get("/{tid}/news", responses=refusals(404))
+async def news(
+    tid: TournamentId,
+    tournaments: AllTournaments,
+    since: Annotated[str | None, Query(max_length=32, description="the version last seen")] = None,
+) -> dict[str, Any]:
+    """The tournament (as ``GET /api/tournaments/{id}``) as soon as its ``version`` differs
+    from ``since`` (a pairing, a result, an entry, a pause), or unchanged after 20 s: a
+    page asks again at once, and follows its player into each new game."""
+    return await tournaments.news(tid, since)
+
+
 @router.post("/{tid}/join", responses=refusals(401, 403, 404, 409))
 async def join(
     tid: TournamentId, tournaments: AllTournaments, caller: SessionOnly
 ) -> dict[str, Any]:
-    """Enters the signed-in player (arenas: at any time; others: before the start)."""
+    """Enters the signed-in player (arenas: at any time, and again after a pause; others:
+    before the start)."""
     return await tournaments.join(tid, await player(caller))
 
 

@@ -11,6 +11,8 @@ and follows their ends.
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import hashlib
 import secrets
 import time
 from collections.abc import Callable, Mapping
@@ -36,6 +38,11 @@ __all__ = ["FORMATS", "Pairing", "Tournaments"]
 FORMATS = ("arena", "swiss", "round_robin")
 MAX_SWISS_ROUNDS = 20
 MAX_ARENA_MINUTES = 24 * 60
+NEWS_WAIT = 20.0
+"""Seconds a request for a tournament's news waits for a change before it answers."""
+LOOK_AGAIN = 2.0
+"""Seconds between two looks at the store while waiting (a change made on another node
+of a cluster wakes nobody here)."""
 
 
 class Tournaments:
@@ -132,7 +139,8 @@ class Tournaments:
     # -- entries -----------------------------------------------------------------------
 
     async def join(self, tid: str, user: User) -> dict[str, Any]:
-        """Enters ``user`` (a person or a bot); in a running arena, pairs them at once."""
+        """Enters ``user`` (a person or a bot), or brings back a paused arena player; in a
+        running arena, pairs them at once."""
         async with self.director.lock(tid):
             t, ents, _ = await self.director.load(tid)
             mine = next((e for e in ents if e["user_id"] == user.id), None)
@@ -140,7 +148,8 @@ class Tournaments:
                 raise ApiError(409, "tournament_over", "the tournament is over")
             if t["status"] == "running" and t["format"] != "arena":
                 raise ApiError(409, "tournament_started", "entries closed when it started")
-            if mine is not None and not mine["withdrawn"]:
+            back = mine is not None and t["format"] == "arena" and mine["paused"]
+            if mine is not None and not mine["withdrawn"] and not back:
                 raise ApiError(409, "already_entered", "you are in this tournament already")
             if (
                 mine is None
@@ -172,6 +181,7 @@ class Tournaments:
                 )
 
             await self.director.write(write)
+            self.director.touch(tid)
             if t["status"] == "running":
                 await self.director.advance(tid)
         return await self.get(tid)
@@ -192,6 +202,7 @@ class Tournaments:
                     .values(paused=paused)
                 )
             )
+            self.director.touch(tid)
             if not paused and t["status"] == "running":
                 await self.director.advance(tid)
         return await self.get(tid)
@@ -213,6 +224,7 @@ class Tournaments:
                     c.execute(update(entries).where(*where).values(withdrawn=True))
 
             await self.director.write(write)
+            self.director.touch(tid)
             if t["status"] == "running":
                 await self.director.advance(tid)
         return await self.get(tid)
@@ -281,6 +293,7 @@ class Tournaments:
                     update(tournaments).where(tournaments.c.id == tid).values(**values)
                 )
             )
+            self.director.touch(tid)
             if "ends_at" in values:
                 self.director.arm(tid, values["ends_at"])
             await self.director.advance(tid)
@@ -307,10 +320,25 @@ class Tournaments:
             )
         out = summary(t, len(ents))
         out["now"] = self.time()
+        out["version"] = version(t, ents, rows)
         out["standings"] = [line.to_json(i) for i, line in enumerate(lines, start=1)]
+        out["round_count"] = t["rounds"]  # the summary's count, before ``rounds`` lists them
         out["rounds"] = [{"round": n, "pairings": ps} for n, ps in sorted(rounds.items())]
         out["podium"] = out["standings"][:3] if t["status"] == "finished" else []
         return out
+
+    async def news(self, tid: str, since: str | None, wait: float = NEWS_WAIT) -> dict[str, Any]:
+        """The tournament (as :meth:`get`) once its ``version`` is other than ``since``, or
+        after ``wait`` seconds unchanged: a page learns of its player's new pairing at once."""
+        deadline = time.monotonic() + wait
+        while True:
+            changed = self.director.changes(tid)
+            t = await self.get(tid)
+            left = deadline - time.monotonic()
+            if t["version"] != since or left <= 0:
+                return t
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(changed.wait(), min(left, LOOK_AGAIN))
 
     async def list_all(self, status: str | None = None, limit: int = 50) -> list[dict[str, Any]]:
         """Tournaments, newest first (``status``: upcoming, running or finished)."""
@@ -331,6 +359,17 @@ class Tournaments:
             return [summary(t, counts.get(t["id"], 0)) for t in found]
 
         return await self.store.read(read)
+
+
+def version(t: Mapping[str, Any], ents: list[dict], rows: list[dict]) -> str:
+    """What changes with every change of the tournament a page shows: its state, its
+    entries and their pauses, its pairings, their games and results."""
+    parts = [
+        (t["status"], t["round"]),
+        sorted((e["user_id"], e["paused"], e["withdrawn"]) for e in ents),
+        sorted((r["id"], r["game_id"] or "", r["finished_at"] is not None) for r in rows),
+    ]
+    return hashlib.blake2b(repr(parts).encode(), digest_size=8).hexdigest()
 
 
 def summary(t: Mapping[str, Any], players: int) -> dict[str, Any]:

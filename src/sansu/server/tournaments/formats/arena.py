@@ -14,17 +14,29 @@ previous games were both wins is "on fire" and scores double (a win 4, a
 draw 2) until a game is not a win. In a game of more than two players,
 every player with the best outcome wins (the engines' ``winners``); when
 everyone shares it, it is a draw.
+
+The first move (lichess's rule): a player whose turn comes for the first time
+in an arena game has ``first_move_seconds`` to move (20 s in the quickest
+games, 25 s, then 30 s, as lichess's arenas give). One who lets it pass loses
+that game, and one who loses a game without having moved in it (by that
+deadline, or on time while their seat was not open anywhere) is paused: not
+paired again until they join again. So an absent player costs their opponent
+one game, and gives away one win, never a series of them; a slow first move
+with the game open (a bot loading its engine) is only a lost game.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 WIN, DRAW, LOSS = "win", "draw", "loss"
 BASE_POINTS = {WIN: 2, DRAW: 1, LOSS: 0}
 REMATCH_AFTER = 20.0
 """Seconds two players who just met wait for someone else before they meet again."""
+FIRST_MOVE_SECONDS = ((180.0, 20.0), (480.0, 25.0))
+"""(a game's estimated length under which, seconds to make the first move); 30 s above."""
 
 
 @dataclass(frozen=True)
@@ -99,6 +111,32 @@ def pair(
         table.sort(key=lambda p: (p.firsts, -p.games, p.id))
         tables.append(tuple(p.id for p in table))
     return tables
+
+
+def first_move_seconds(time_control: Mapping[str, Any] | None) -> float:
+    """Seconds a player has for their first move of an arena game with ``time_control``
+    (``initial + 40 × increment`` estimates its length, as lichess's speeds do)."""
+    tc = time_control or {}
+    estimate = float(tc.get("initial_seconds", 0.0)) + 40 * float(tc.get("increment_seconds", 0.0))
+    return next((s for under, s in FIRST_MOVE_SECONDS if estimate < under), 30.0)
+
+
+def idle_losers(
+    moved: Collection[int],
+    outcomes: Sequence[str],
+    termination: str | None,
+    absent: Collection[int] = (),
+) -> list[int]:
+    """The seats to pause after a game (``moved``: the seats that moved in it): those who
+    lost it by the first-move deadline, and those who lost it on time without a move while
+    nobody had their seat open (``absent``; a clock shorter than the deadline)."""
+    if termination == "no_start":
+        gone: Collection[int] = range(len(outcomes))
+    elif termination == "time":
+        gone = absent
+    else:
+        return []
+    return [s for s, o in enumerate(outcomes) if o == LOSS and s not in moved and s in gone]
 
 
 def outcomes_of(result: dict | None, seats: int) -> list[str]:

@@ -6,7 +6,8 @@
 // The side panel (seats, clocks, moves, controls) is in play_panel.js, the
 // join page in play_join.js.
 
-import {Live, api, dropToken, heldSeats, keepSeats} from './api.js';
+import {Live, account, api, dropToken, heldSeats, keepSeats} from './api.js';
+import {followFromGame} from './arena_follow.js';
 import {forget, turn} from './attention.js';
 import {boardModule} from './games.js';
 import {h, movesByCell, s} from './kit.js';
@@ -83,6 +84,9 @@ class GamePage {
       onEvent: (e) => this.event(e),
       onStatus: (s) => this.connection(s),
     });
+    // A tournament game: once it is over, on to the player's next one as soon as paired.
+    const me = await account();
+    if (!this.stopped) this.unfollow = followFromGame(this.id, me, (note) => this.statusEl.after(note));
   }
 
   /** The game from the server, as this browser's seats see it (a stale token is dropped). */
@@ -101,6 +105,7 @@ class GamePage {
 
   stop() {
     this.stopped = true;
+    this.unfollow?.();
     document.removeEventListener('keydown', this.keyHandler);
     this.live?.close();
     this.board?.destroy?.();

@@ -3,8 +3,8 @@
 // in a game is seat_rating.js's; creating and joining a rated game are ordinary
 // calls (api.js sends the session's CSRF token with every write).
 
-import {api, ApiError, errorText} from './api.js';
-import {levelRatings} from './catalog.js';
+import {ApiError, errorText} from './api.js';
+import {catalog as loadCatalog, games, levelRatings} from './catalog.js';
 import {challengeForm, twoPlayerGames} from './challenge.js';
 import {KNOWN_GAMES} from './games.js';
 import {h, s} from './kit.js';
@@ -134,9 +134,10 @@ function boardTable(rows, caption) {
 }
 
 async function leaderboardPage(main, game) {
-  const catalog = await api.catalog().catch(() => ({games: []}));
-  const titles = Object.fromEntries((catalog.games || []).map((g) => [g.id, g.title]));
-  const ids = (catalog.games || []).length ? catalog.games.map((g) => g.id) : KNOWN_GAMES;
+  // The tabs in the home page's order (the catalog's, as games() gives it).
+  const [catalog, list] = await Promise.all([loadCatalog(), games()]);
+  const titles = Object.fromEntries(list.map((g) => [g.id, g.title]));
+  const ids = list.length ? list.map((g) => g.id) : KNOWN_GAMES;
   const chosen = game || ids[0];
   document.title = `Leaderboards — sansu`;
   main.append(h('h1', {}, 'Leaderboards'),

@@ -26,11 +26,18 @@ export async function startRouter() {
   await dispatch();
 }
 
+let drawn = 0;  // how many routes were drawn: a page still drawing when the next one starts is stale
+
 async function dispatch() {
   const raw = location.hash.replace(/^#/, '') || '/';
   const [path, qs] = raw.split('?');
   const query = new URLSearchParams(qs || '');
-  const main = document.getElementById('main');
+  // Each page draws into a main of its own, so that a page still drawing when the hash
+  // changes again (a player taken to a new game at once) draws into a detached element.
+  const old = document.getElementById('main');
+  const main = old.cloneNode(false);
+  old.replaceWith(main);
+  const mine = ++drawn;
   if (leave) {
     try { leave(); } catch { /* a page that failed to clean up must not block the next */ }
     leave = null;
@@ -42,10 +49,11 @@ async function dispatch() {
       if (a.dataset.nav === r.nav) a.setAttribute('aria-current', 'page');
       else a.removeAttribute('aria-current');
     });
-    main.replaceChildren();
     try {
       const cleanup = await r.render(main, m, query);
-      if (typeof cleanup === 'function') leave = cleanup;
+      if (typeof cleanup !== 'function') return;
+      if (mine === drawn) leave = cleanup;
+      else cleanup();  // another page is shown already
     } catch (error) {
       console.error(error);
       main.append(h('p', {class: 'notice error', role: 'alert'},

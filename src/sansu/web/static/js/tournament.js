@@ -1,17 +1,19 @@
 // Tournaments: the list (upcoming, running, finished), the form that creates
-// one (signed in), and a tournament's page: live standings (polled every few
-// seconds), each round's pairings linking to their games, join / pause /
-// withdraw / start, and the podium once it is over. Every write carries the
-// session's CSRF token (docs/server.md, "Accounts over HTTP").
+// one (signed in; it shows the chosen format's fields only), and a tournament's
+// page: live standings (redrawn at each change the tournament's news tells), each
+// round's pairings linking to their games, join / pause / withdraw / start, and
+// the podium once it is over. A signed-in player is taken to each new game of
+// theirs at once (arena_follow.js). Every write carries the session's CSRF token
+// (docs/server.md, "Accounts over HTTP").
 
-import {keepSeats} from './api.js';
+import {follow, listen, playMine} from './arena_follow.js';
 import {games} from './catalog.js';
 import {h, installStyle} from './kit.js';
 import {route} from './router.js';
 import {call} from './session.js';
 import {announce, errorNotice} from './ui.js';
 
-const POLL_MS = 3000;
+const TICK_MS = 1000;
 const FORMAT_NAMES = {arena: 'Arena', swiss: 'Swiss', round_robin: 'Round-robin'};
 const STATUS_NAMES = {upcoming: 'Upcoming', running: 'Running', finished: 'Finished'};
 
@@ -34,10 +36,16 @@ function timeControl(tc) {
   return `${Number.isInteger(minutes) ? minutes : minutes.toFixed(1)} min + ${tc.increment_seconds} s`;
 }
 
+/** How many rounds: a list's summary counts them in `rounds`, a tournament's page lists
+ *  them there and counts them in `round_count`. */
+function roundCount(t) {
+  return Array.isArray(t.rounds) ? t.round_count : t.rounds;
+}
+
 function describe(t) {
   const parts = [FORMAT_NAMES[t.format], gameTitle(t.game), timeControl(t.time_control),
     t.rated ? 'rated' : 'casual'];
-  if (t.format === 'swiss') parts.push(`${t.rounds} rounds`);
+  if (t.format === 'swiss') parts.push(`${roundCount(t)} rounds`);
   if (t.format === 'arena') parts.push(`${t.minutes} min`);
   if (t.table_size > 2) parts.push(`${t.table_size} players a table`);
   return parts.join(' · ');
@@ -61,11 +69,11 @@ function createForm(me, onCreated) {
     field('t-name', 'Name', h('input', {name: 'name', type: 'text', maxlength: 64})),
     field('t-format', 'Format', format),
     field('t-game', 'Game', gameSelect),
-    field('t-players', 'Players a table (Sudoku Challenge arenas: 2–5)',
+    field('t-players', 'Players a table (2–5)',
       h('input', {name: 'players', type: 'number', min: 2, max: 5, value: 2})),
-    field('t-minutes', 'Arena: length in minutes', h('input', {name: 'minutes', type: 'number', min: 1,
+    field('t-minutes', 'Length in minutes', h('input', {name: 'minutes', type: 'number', min: 1,
       max: 1440, value: 30})),
-    field('t-rounds', 'Swiss: rounds', h('input', {name: 'rounds', type: 'number', min: 1, max: 20, value: 5})),
+    field('t-rounds', 'Rounds', h('input', {name: 'rounds', type: 'number', min: 1, max: 20, value: 5})),
     field('t-initial', 'Clock: minutes each', h('input', {name: 'initial', type: 'number', min: 0.5,
       step: 0.5, value: 5, required: true})),
     field('t-increment', 'Clock: seconds added a move', h('input', {name: 'increment', type: 'number',
@@ -73,6 +81,23 @@ function createForm(me, onCreated) {
     h('div', {class: 'field'}, h('label', {}, h('input', {name: 'rated', type: 'checkbox'}), ' Rated')),
     status,
     h('button', {type: 'submit', class: 'btn primary'}, 'Create'));
+  // Only the chosen format's fields: an arena's length, a Swiss's rounds, and the players
+  // a table of a Sudoku Challenge arena (Swiss and round-robin pair two a game).
+  const shown = () => {
+    const only = {
+      't-minutes': format.value === 'arena',
+      't-rounds': format.value === 'swiss',
+      't-players': format.value === 'arena' && gameSelect.value === 'challenge',
+    };
+    for (const [id, on] of Object.entries(only)) {
+      const control = form.querySelector(`#${id}`);
+      control.closest('.field').hidden = !on;
+      control.disabled = !on;
+    }
+  };
+  format.addEventListener('change', shown);
+  gameSelect.addEventListener('change', shown);
+  shown();
   form.addEventListener('submit', async (e) => {
     e.preventDefault();
     status.replaceChildren();
@@ -81,7 +106,7 @@ function createForm(me, onCreated) {
       format: v.format, game: v.game, name: v.name || null, rated: v.rated === 'on',
       time_control: {initial_seconds: Number(v.initial) * 60, increment_seconds: Number(v.increment || 0)},
     };
-    if (v.game === 'challenge') body.options = {players: Number(v.players || 2)};
+    if (v.players) body.options = {players: Number(v.players)};
     if (v.format === 'arena') body.minutes = Number(v.minutes);
     if (v.format === 'swiss') body.rounds = Number(v.rounds);
     try {
@@ -150,12 +175,10 @@ function outcomeText(p) {
   return winners.length ? `${winners.join(' and ')} won` : 'draw';
 }
 
-/** Opens the player's own game: a fresh seat token for this browser, then the game page. */
-async function playMine(t, p, me, notice) {
+/** Opens the player's own game (a fresh seat token for this browser), or says why not. */
+async function openMine(t, p, me, notice) {
   try {
-    const r = await call('POST', `/api/tournaments/${t.id}/games/${p.game_id}/token`, undefined, me.csrf_token);
-    keepSeats(p.game_id, [r.seat], r.token);
-    location.hash = `#/play/${p.game_id}`;
+    await playMine(t, p, me);
   } catch (error) {
     notice.replaceChildren(errorNotice(error.message));
   }
@@ -165,7 +188,7 @@ function gameLink(t, p, me, notice) {
   const names = p.players.map((x) => x.name).join(' against ');
   const mine = me.user && !p.finished && p.players.some((x) => x.user_id === me.user.id);
   if (mine) {
-    return h('button', {type: 'button', class: 'btn small primary', onclick: () => playMine(t, p, me, notice)},
+    return h('button', {type: 'button', class: 'btn small primary', onclick: () => openMine(t, p, me, notice)},
       'Play your game', h('span', {class: 'visually-hidden'}, ` ${names}`));
   }
   return h('a', {class: 'btn small', href: `#/play/${p.game_id}`},
@@ -204,9 +227,10 @@ function actions(t, me, act) {
   const button = (text, what, body) => h('button', {type: 'button', class: 'btn', onclick: () => act(what, body)}, text);
   if (t.status !== 'finished') {
     const open = t.status === 'upcoming' || t.format === 'arena';
-    if ((!mine || mine.withdrawn) && open) buttons.push(button('Join', 'join'));
-    if (mine && !mine.withdrawn && t.format === 'arena' && t.status === 'running') {
-      buttons.push(mine.paused ? button('Resume', 'pause', {paused: false}) : button('Pause', 'pause', {paused: true}));
+    const away = !mine || mine.withdrawn || (t.format === 'arena' && mine.paused);
+    if (away && open) buttons.push(button('Join', 'join'));
+    if (mine && !mine.withdrawn && !mine.paused && t.format === 'arena' && t.status === 'running') {
+      buttons.push(button('Pause', 'pause', {paused: true}));
     }
     if (mine && !mine.withdrawn) buttons.push(button('Withdraw', 'withdraw'));
     if (t.status === 'upcoming' && t.created_by === me.user.id) buttons.push(button('Start now', 'start'));
@@ -214,14 +238,22 @@ function actions(t, me, act) {
   return buttons.length ? h('div', {class: 'row'}, ...buttons) : null;
 }
 
-function clockLine(t) {
+function pausedNote(t, me) {
+  const mine = me.user && t.standings.find((s) => s.user_id === me.user.id);
+  if (!mine?.paused || mine.withdrawn || t.status === 'finished') return null;
+  return h('p', {class: 'notice', 'data-testid': 'paused-note'},
+    'You are paused: you are not paired until you join again. (A player who lets a new game '
+    + 'go by without a move is paused.)');
+}
+
+function clockLine(t, now = t.now) {
   if (t.status === 'upcoming') return t.starts_at ? `Starts at ${new Date(t.starts_at * 1000).toLocaleTimeString()}` : 'Starts when its creator starts it.';
   if (t.status === 'finished') return 'Finished.';
   if (t.format === 'arena') {
-    const left = Math.max(0, Math.round(t.ends_at - t.now));
+    const left = Math.max(0, Math.round(t.ends_at - now));
     return left > 0 ? `${Math.floor(left / 60)} min ${left % 60} s left` : 'Time is up: the last games are being played.';
   }
-  return `Round ${t.round} of ${t.rounds}`;
+  return `Round ${t.round} of ${roundCount(t)}`;
 }
 
 route(/^\/tournament\/([A-Za-z0-9_-]{1,24})$/, 'tournaments', async (main, match) => {
@@ -232,60 +264,68 @@ route(/^\/tournament\/([A-Za-z0-9_-]{1,24})$/, 'tournaments', async (main, match
   const notice = h('div', {'aria-live': 'polite'});
   main.append(heading, notice, body);
   let me = await call('GET', '/api/account');
-  let timer = null;
-  let last = '';
-  const draw = async () => {
-    const t = await call('GET', `/api/tournaments/${tid}`);
-    const key = JSON.stringify([t.status, t.round, t.standings, t.rounds, Math.floor(t.now / 5)]);
-    if (key === last) return t;
-    last = key;
+  let left = false;       // the page was left: nothing may take the browser anywhere
+  const here = () => !left;
+  let shown = null;       // the tournament as last drawn
+  let shownAt = 0;        // when (this browser's clock), for the time left
+  const status = h('p', {'data-testid': 'tournament-status'});
+  const drawStatus = () => {
+    const now = shown.now + (Date.now() - shownAt) / 1000;
+    status.replaceChildren(h('strong', {}, STATUS_NAMES[shown.status]), ' · ', clockLine(shown, now));
+  };
+  const draw = (t) => {
+    shown = t;
+    shownAt = Date.now();
     heading.textContent = t.name;
     // A redraw must not take the keyboard's place away: focus the same control again.
     const focused = body.contains(document.activeElement) ? document.activeElement : null;
     const same = focused && [focused.tagName, focused.getAttribute('href'), focused.textContent];
-    body.replaceChildren(
+    drawStatus();
+    body.replaceChildren(...[
       h('p', {class: 'muted'}, describe(t)),
-      h('p', {'data-testid': 'tournament-status'}, h('strong', {}, STATUS_NAMES[t.status]), ' · ', clockLine(t)),
+      status,
       actions(t, me, act),
+      pausedNote(t, me),
       podium(t),
       h('h2', {class: 'section-title', id: 'standings-h'}, 'Standings'),
       t.standings.length ? standingsTable(t) : h('p', {class: 'muted'}, 'Nobody has entered yet.'),
-      roundsSection(t, me, notice));
+      roundsSection(t, me, notice),
+    ].filter(Boolean));
     if (same) {
       const again = [...body.querySelectorAll(same[0])].find((el) =>
         el.getAttribute('href') === same[1] && el.textContent === same[2]);
       if (again) again.focus();
     }
-    return t;
   };
   const act = async (what, payload) => {
     notice.replaceChildren();
     try {
-      await call('POST', `/api/tournaments/${tid}/${what}`, payload, me.csrf_token);
+      const t = await call('POST', `/api/tournaments/${tid}/${what}`, payload, me.csrf_token);
       announce({join: 'You entered the tournament.', pause: 'Done.', withdraw: 'You withdrew.',
         start: 'The tournament started.'}[what]);
-      last = '';
-      await draw();
+      draw(t);
+      await follow(t, me, null, here);
     } catch (error) {
       notice.replaceChildren(errorNotice(error.message));
       me = await call('GET', '/api/account');
     }
   };
   try {
-    await draw();
+    draw(await call('GET', `/api/tournaments/${tid}`));
   } catch (error) {
     body.replaceChildren(errorNotice(error.message));
     return undefined;
   }
-  const poll = async () => {
-    try {
-      const t = await draw();
-      if (t.status === 'finished') return;
-    } catch {
-      // a missed poll: the next one tries again
-    }
-    timer = setTimeout(poll, POLL_MS);
+  // Every change redraws the page; a new game of the player's takes them there at once.
+  const stop = listen(tid, async (t) => {
+    if (left) return;
+    draw(t);
+    await follow(t, me, null, here);
+  });
+  const ticker = setInterval(() => { if (shown.status === 'running') drawStatus(); }, TICK_MS);
+  return () => {
+    left = true;
+    stop();
+    clearInterval(ticker);
   };
-  timer = setTimeout(poll, POLL_MS);
-  return () => clearTimeout(timer);
 });
