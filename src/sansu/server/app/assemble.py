@@ -19,6 +19,7 @@ from sansu.server.accounts import LoginLimiter
 from sansu.server.analysis import Analyses, Reviews
 from sansu.server.base import Background, Limiter, Metrics, RateLimits, Store, shared_storage
 from sansu.server.bots import pairing_announcer
+from sansu.server.chat import Chat
 from sansu.server.lobby import Challenges, EventStreams, PairingDesk, Seeks
 from sansu.server.play import (
     ABANDON_AFTER,
@@ -58,6 +59,7 @@ class Server:
     tournaments: Tournaments
     analyses: Analyses
     reviews: Reviews
+    chat: Chat
     cluster: Any = None
     shared: Any = None
 
@@ -119,6 +121,8 @@ def assemble(
     # analysis
     analyses = Analyses(computer, background, budgets=analysis_simulations)
     reviews = Reviews(rounds, store, computer, background, simulations=review_simulations)
+    # chat
+    chat = Chat(service, storage=shared_storage(redis_url) if redis_url else None)
     # bots
     tournaments.on_pairing(pairing_announcer(service, streams))
     server = Server(
@@ -135,6 +139,7 @@ def assemble(
         tournaments=tournaments,
         analyses=analyses,
         reviews=reviews,
+        chat=chat,
     )
     # cluster
     if redis_url:
@@ -145,6 +150,9 @@ def assemble(
         server.shared = SharedParts(
             server.cluster, service, tournaments, streams, challenges, seeks, desk, redis_url
         )
+        bus = server.shared.bus
+        bus.listen("chat", chat.deliver)
+        chat.relay = lambda news: bus.publish("chat", news)
     return server
 
 
