@@ -4,6 +4,8 @@ a moderator's removal."""
 
 from __future__ import annotations
 
+import asyncio
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -12,6 +14,7 @@ from fastapi.testclient import TestClient
 
 from tests.server.accounts_fixtures import fast_hashing_fixture  # noqa: F401
 from tests.server.conftest import Api, bearer, make_client
+from tests.server.test_cluster import Redis
 from tests.server.test_seat_accounts import Browser
 
 
@@ -223,3 +226,52 @@ def test_a_moderator_removal_hides_the_message_and_tells_the_sockets(
     assert row["text"] == "rude words" and row["removed_by"] == 42 and row["removed_at"]
     r = client.post(f"/api/chat/{mid}/report", json={"reason": "spam"}, headers=bearer(tokens[1]))
     assert code(r) == (404, "no_such_message")
+
+
+async def linked(chat: Any, redis_url: str, node: str) -> Any:
+    """A cluster bus of ``node`` on the Redis server of ``redis_url``, carrying ``chat``."""
+    from redis.asyncio import Redis as Client
+
+    from sansu.server.cluster.bus import Bus
+
+    bus = Bus(Client.from_url(redis_url), node)
+    chat.link(bus)
+    await bus.start()
+    await asyncio.wait_for(bus.connected.wait(), 10)
+    return bus
+
+
+def test_a_message_reaches_a_spectator_on_another_node(
+    tmp_path: Path, db_path: str, fast_hashing: None
+) -> None:
+    redis = Redis(tmp_path)
+    redis.start()
+    try:
+        with make_client(db_path) as one, make_client(db_path) as two:
+            buses = [
+                client.portal.call(linked, client.app.state.chat, redis.url, name)
+                for client, name in ((one, "one"), (two, "two"))
+            ]
+            try:
+                gid, tokens = Api(one).two_players("uttt")
+                carol = Browser(one).sign("Carol", new=True)
+                with (
+                    two.websocket_connect(f"/api/games/{gid}/ws") as spectator,
+                    two.websocket_connect(
+                        f"/api/games/{gid}/ws", subprotocols=["sansu", f"token.{tokens[1]}"]
+                    ) as player,
+                ):
+                    assert spectator.receive_json()["type"] == "hello"
+                    assert player.receive_json()["type"] == "hello"
+                    body = {"room": "spectators", "text": "from node one"}
+                    assert carol.post(f"/api/games/{gid}/chat", json=body).status_code == 201
+                    assert say(one, gid, tokens[0], "players", "hi from one").status_code == 201
+                    assert next_chat(spectator)["message"]["text"] == "from node one"
+                    assert next_chat(player)["message"]["text"] == "hi from one"
+            finally:
+                for client, bus in zip((one, two), buses, strict=True):
+                    client.portal.call(bus.stop)
+    finally:
+        assert redis.process is not None
+        redis.process.terminate()
+        redis.process.wait(timeout=10)

@@ -150,9 +150,7 @@ def assemble(
         server.shared = SharedParts(
             server.cluster, service, tournaments, streams, challenges, seeks, desk, redis_url
         )
-        bus = server.shared.bus
-        bus.listen("chat", chat.deliver)
-        chat.relay = lambda news: bus.publish("chat", news)
+        chat.link(server.shared.bus)
     return server
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Protocol
 
 from limits import parse_many
 from limits.aio.storage import MemoryStorage, Storage
@@ -32,8 +32,18 @@ from sansu.server.chat.rooms import (
 from sansu.server.chat.tables import chat_messages, chat_reports
 from sansu.server.play import GameService, dumps
 
+TOPIC = "chat"
+"""The cluster bus's topic of chat events."""
 RATE = "4/10seconds;20/minute"
 """Messages one author may send: a greeting and a few words, never a flood."""
+
+
+class Bus(Protocol):
+    """What :meth:`Chat.link` needs of a cluster's bus (:mod:`sansu.server.cluster.bus`)."""
+
+    def listen(self, topic: str, listener: Callable[[dict[str, Any]], None]) -> None: ...
+
+    def publish(self, topic: str, data: dict[str, Any]) -> None: ...
 
 
 def no_such_message(message_id: int) -> ApiError:
@@ -75,6 +85,12 @@ class Chat:
         self.relay: Callable[[dict[str, Any]], None] | None = None
         """On a node of a cluster: tells the other nodes a chat event (they call
         :meth:`deliver`)."""
+
+    def link(self, bus: Bus) -> None:
+        """On a node of a cluster: sends this node's chat events to the others on ``bus``'s
+        topic ``chat``, and delivers theirs to this node's sockets."""
+        bus.listen(TOPIC, self.deliver)
+        self.relay = lambda news: bus.publish(TOPIC, news)
 
     async def messages(self, game_id: str, who: Who, room: Room) -> list[dict[str, Any]]:
         """The room's messages in the order sent, without those a moderator removed."""
