@@ -275,3 +275,16 @@ def test_a_message_reaches_a_spectator_on_another_node(
         assert redis.process is not None
         redis.process.terminate()
         redis.process.wait(timeout=10)
+
+
+def test_chat_on_postgresql(postgres_url: str) -> None:
+    with make_client(postgres_url) as client:
+        gid, tokens = Api(client).two_players("uttt")
+        first = say(client, gid, tokens[0], "players", "Hello").json()["message"]["id"]
+        assert say(client, gid, tokens[1], "players", "Good luck").status_code == 201
+        assert client.portal.call(client.app.state.chat.remove, first, 7) is True
+        assert texts(client, gid, tokens[1], "players") == ["Good luck"]
+        r = client.post(
+            f"/api/chat/{first + 1}/report", json={"reason": "other"}, headers=bearer(tokens[0])
+        )
+        assert r.status_code == 201, r.text

@@ -146,7 +146,9 @@ class Chat {
       try {
         const data = await send('GET', `/api/games/${encodeURIComponent(this.id)}/chat?room=${room}`,
           undefined, this.page.token);
-        this.rooms[room] = data.messages;
+        // Messages the socket brought while this was read are newer: keep them after.
+        const last = Math.max(0, ...data.messages.map((m) => m.id));
+        this.rooms[room] = [...data.messages, ...this.rooms[room].filter((m) => m.id > last)];
         this.loaded.add(room);
       } catch (error) {
         this.note.textContent = `The ${room}' chat cannot be read: ${error.message}`;
