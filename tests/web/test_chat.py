@@ -91,7 +91,13 @@ def test_players_and_a_spectator_chat(browser: Any, chat_url: str, screenshots: 
 
         # A report: a small menu on someone else's message.
         b_message = f"{LOG} li:has(.chat-text:text-is('Good luck'))"
-        pa.click(f"{b_message} summary")
+        # By keyboard too: the menu opens with Enter, and Escape closes it.
+        pa.focus(f"{b_message} summary")
+        pa.keyboard.press("Enter")
+        pa.keyboard.press("Escape")
+        assert pa.evaluate("() => document.activeElement.tagName") == "SUMMARY"
+        assert pa.get_attribute(f"{b_message} details", "open") is None
+        pa.keyboard.press("Enter")
         pa.click(f"{b_message} [data-report=spam]")
         pa.wait_for_selector("[data-testid=chat-note]:has-text('Reported')")
         assert violations(pa) == []
@@ -134,8 +140,11 @@ def test_players_and_a_spectator_chat(browser: Any, chat_url: str, screenshots: 
         # Once the game is over, the players read the spectators' room too.
         pb.click("[data-action=resign]")
         pa.wait_for_selector("[data-testid=status].over")
-        pa.click("[role=tab][data-room=spectators]")
+        # By keyboard: the arrow keys move between the tabs.
+        pa.focus("[role=tab][data-room=players]")
+        pa.keyboard.press("ArrowRight")
         shows(pa, "go X!")
+        assert pa.evaluate("() => document.activeElement.dataset.room") == "spectators"
         assert pa.get_attribute("[role=tab][data-room=spectators]", "aria-selected") == "true"
         assert violations(pa) == [] and violations(pc) == []
         pa.locator("[data-testid=chat]").scroll_into_view_if_needed()

@@ -230,7 +230,26 @@ class Chat {
     return !!this.me && m.author === `user:${this.me.id}`;
   }
 
+  /** Draws the panel again, keeping what a keyboard user had: the focused tab, menu or
+   *  button, and the menus open (a message arriving must not move anyone). */
   render() {
+    const active = this.el.contains(document.activeElement) ? document.activeElement : null;
+    const item = active?.closest('li[data-message]');
+    const open = [...this.log.querySelectorAll('details[open]')]
+      .map((menu) => menu.closest('li').dataset.message);
+    let selector = null;
+    if (active?.dataset.room) selector = `[data-room="${active.dataset.room}"]`;
+    else if (active?.dataset.report) selector = `[data-report="${active.dataset.report}"]`;
+    else if (active?.dataset.action) selector = `[data-action="${active.dataset.action}"]`;
+    else if (active?.tagName === 'SUMMARY' && item) selector = 'summary';
+    this.draw();
+    const line = (id) => this.log.querySelector(`li[data-message="${id}"]`);
+    for (const id of open) line(id)?.querySelector('details')?.setAttribute('open', '');
+    const scope = item ? line(item.dataset.message) : this.el;
+    if (selector && !scope?.contains(document.activeElement)) scope?.querySelector(selector)?.focus();
+  }
+
+  draw() {
     const room = this.current();
     const open = this.open;
     this.heading.textContent = open.length > 1 ? 'Chat' : `Chat — ${ROOM_NAMES[room].toLowerCase()}`;
