@@ -154,3 +154,9 @@ def test_players_and_a_spectator_chat(browser: Any, chat_url: str, screenshots: 
     finally:
         for p in (pa, pb, pc):
             p.context.close()
+
+
+def test_no_chat_against_the_computer(page: Any, chat_url: str) -> None:
+    Player(page, chat_url).start("uttt")
+    page.wait_for_selector("[data-testid=seats] .seat")
+    assert page.locator("[data-testid=chat]").count() == 0

@@ -70,8 +70,12 @@ async function send(method, path, body, token) {
   return data;
 }
 
-/** Mounts the chat panel on `page` (a GamePage) and listens to its socket's events. */
+/** Mounts the chat panel on `page` (a GamePage) and listens to its socket's events; not
+ *  for a player with nobody to talk to (the computer, or every seat theirs). */
 export function mountChat(page) {
+  const seats = page.g.seats;
+  if (Object.keys(page.held).length && seats.every((seat, i) => seat.kind === 'computer'
+    || page.mine(i))) return null;
   const chat = new Chat(page);
   const handle = page.event.bind(page);
   page.event = (e) => {
@@ -134,7 +138,7 @@ class Chat {
   }
 
   count() {
-    const n = this.input.value.trim().length;
+    const n = [...this.input.value.trim()].length;  // characters, as the server counts
     this.counter.textContent = `${n}/${MAX}`;
     this.counter.classList.toggle('full', n >= MAX);
   }
