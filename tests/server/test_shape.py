@@ -130,11 +130,14 @@ MAY_IMPORT: dict[str, set[str]] = {
     "learn": {"base", "accounts", "ratings", "play", "analysis"},
     "bots": {"base", "accounts", "ratings", "play", "lobby", "tournaments"},
     "cluster": {"base", "accounts", "ratings", "play", "lobby", "tournaments", "bots"},
+    "chat": {"base", "accounts", "play"},
     "app": {
         "base", "accounts", "ratings", "play", "lobby", "tournaments", "analysis", "bots",
-        "cluster", "learn",
+        "cluster", "learn", "chat",
     },
-    "migrations": {"base", "accounts", "ratings", "analysis", "bots", "tournaments", "learn"},
+    "migrations": {
+        "base", "accounts", "ratings", "analysis", "bots", "tournaments", "learn", "chat",
+    },
 }
 """Each server package and the packages it may import: layer on layer, so that a package
 can be read, changed and tested with only those below it. Of the cluster, only ``app``

@@ -19,6 +19,7 @@ from sansu.server.accounts import LoginLimiter
 from sansu.server.analysis import Analyses, Reviews
 from sansu.server.base import Background, Limiter, Metrics, RateLimits, Store, shared_storage
 from sansu.server.bots import pairing_announcer
+from sansu.server.chat import Chat
 from sansu.server.learn import PuzzleBook, PuzzleRatings
 from sansu.server.lobby import Challenges, EventStreams, PairingDesk, Seeks
 from sansu.server.play import (
@@ -60,6 +61,7 @@ class Server:
     analyses: Analyses
     reviews: Reviews
     puzzles: PuzzleRatings
+    chat: Chat
     cluster: Any = None
     shared: Any = None
 
@@ -122,6 +124,8 @@ def assemble(
     # analysis
     analyses = Analyses(computer, background, budgets=analysis_simulations)
     reviews = Reviews(rounds, store, computer, background, simulations=review_simulations)
+    # chat
+    chat = Chat(service, storage=shared_storage(redis_url) if redis_url else None)
     # bots
     tournaments.on_pairing(pairing_announcer(service, streams))
     server = Server(
@@ -139,6 +143,7 @@ def assemble(
         analyses=analyses,
         reviews=reviews,
         puzzles=PuzzleRatings(store, PuzzleBook(), clock),
+        chat=chat,
     )
     # cluster
     if redis_url:
@@ -149,6 +154,7 @@ def assemble(
         server.shared = SharedParts(
             server.cluster, service, tournaments, streams, challenges, seeks, desk, redis_url
         )
+        chat.link(server.shared.bus)
     return server
 
 

@@ -24,7 +24,17 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 import sansu
-from sansu.server import accounts, analysis, bots, learn, lobby, play, ratings, tournaments
+from sansu.server import (
+    accounts,
+    analysis,
+    bots,
+    chat,
+    learn,
+    lobby,
+    play,
+    ratings,
+    tournaments,
+)
 from sansu.server.app.assemble import assemble
 from sansu.server.app.security_headers import install as install_security_headers
 from sansu.server.base import (
@@ -316,6 +326,7 @@ def create_app(
         learn.puzzles_router,
         learn.mistakes_router,
         learn.trainer_router,
+        chat.router,
     ]
     for router in routers:
         app.include_router(router)

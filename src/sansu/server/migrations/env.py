@@ -14,6 +14,7 @@ from sqlalchemy import create_engine
 import sansu.server.accounts
 import sansu.server.analysis
 import sansu.server.bots
+import sansu.server.chat
 import sansu.server.learn
 import sansu.server.ratings
 import sansu.server.tournaments  # noqa: F401

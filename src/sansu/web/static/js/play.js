@@ -9,6 +9,7 @@
 import {Live, account, api, dropToken, heldSeats, keepSeats} from './api.js';
 import {followFromGame} from './arena_follow.js';
 import {forget, turn} from './attention.js';
+import {mountChat} from './chat.js';
 import {boardModule} from './games.js';
 import {h, movesByCell, s} from './kit.js';
 import {joinPage} from './play_join.js';
@@ -80,6 +81,7 @@ class GamePage {
     this.mod = await boardModule(this.g.game);
     this.build();
     this.render();
+    if (!this.replay) this.chat = mountChat(this);
     this.live = new Live(this.id, this.token, {
       onEvent: (e) => this.event(e),
       onStatus: (s) => this.connection(s),
