@@ -466,7 +466,7 @@ def test_show_refuses_an_illegal_move(capsys: pytest.CaptureFixture[str]) -> Non
 
 # -- the rules page ----------------------------------------------------------------
 
-RULES_PAGE = Path(__file__).parents[2] / "docs" / "rules" / "thirtyfive.md"
+RULES_PAGE = Path(__file__).parents[2] / "docs" / "rules" / "reference" / "thirtyfive.md"
 _PAGE_ITEMS = re.compile(r"Moves `([^`]+)`|plays `([^`]+)`|```\n(.*?)```", re.DOTALL)
 
 

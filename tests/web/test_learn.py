@@ -76,8 +76,9 @@ def play(page: Any, move: str, how: str) -> None:
         page.keyboard.type(move)
         judged(page, lambda: page.keyboard.press("Enter"))
         return
-    if move == "sudoku":
-        judged(page, lambda: page.click(".sd-side button:has-text('Sudoku!')"))
+    if move == "sudoku":  # the claim is asked first, as in a game
+        page.click(".sd-side button:has-text('Sudoku!')")
+        judged(page, lambda: page.click("[data-testid=claim-dialog] [data-answer=yes]"))
         return
     if move == "challenge":
         judged(page, lambda: page.click(".sd-side button:has-text('Challenge')"))
