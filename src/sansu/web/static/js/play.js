@@ -32,7 +32,7 @@ const ICONS = {
   last: 'M16 5h2v14h-2zM4 5v14l11-7z',
 };
 
-const POSITION_EVENTS = new Set(['move', 'takeback', 'resign', 'flag', 'abort', 'claim']);
+const POSITION_EVENTS = new Set(['move', 'takeback', 'resign', 'flag', 'abort', 'claim', 'draw']);
 
 class GamePage {
   constructor(main, id) {
