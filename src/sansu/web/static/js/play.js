@@ -11,7 +11,9 @@ import {forget, turn} from './attention.js';
 import {boardModule} from './games.js';
 import {h, s} from './kit.js';
 import {joinPage} from './play_join.js';
+import {offerEvent, offersAfter} from './offers.js';
 import {panel} from './play_panel.js';
+import {Premove} from './premove.js';
 import {go, route} from './router.js';
 import {applyRatings} from './seat_rating.js';
 import {setZen} from './zen.js';
@@ -78,6 +80,7 @@ class GamePage {
     }
     this.mod = await boardModule(this.g.game);
     this.build();
+    this.premove = new Premove(this);
     this.render();
     this.live = new Live(this.id, this.token, {
       onEvent: (e) => this.event(e),
@@ -105,6 +108,8 @@ class GamePage {
     this.live?.close();
     this.board?.destroy?.();
     clearInterval(this.clockTimer);
+    clearInterval(this.claimTimer);
+    this.premove?.stop();
     clearTimeout(this.refreshTimer);
     forget(this.id);
   }
@@ -226,8 +231,10 @@ class GamePage {
     if (type === 'presence') {
       this.g.presence = e;
       this.renderSeats();
+      if (this.g.casual === false && Object.keys(this.held).length) this.refresh();  // claim_at
       return;
     }
+    if (offerEvent(this, e)) return;
     if (POSITION_EVENTS.has(type)) {
       if (e.state < this.g.state) return;  // older than what is shown
       if (type === 'move') {
@@ -237,6 +244,7 @@ class GamePage {
         this.g.moves = this.g.moves.slice(0, e.ply);
         this.positions.clear();
       }
+      this.g.offers = offersAfter(this.g, type, e);
       Object.assign(this.g, {view: e.view ?? this.g.view, state: e.state, status: e.status,
         result: e.result, termination: e.termination, clock: e.clock});
       if (this.g.status === 'active') this.g.to_move = this.g.view?.to_move ?? null;
@@ -341,6 +349,7 @@ class GamePage {
       return false;
     }
     if (!this.mine(v.to_move)) {
+      if (this.premove?.choose(move.trim().toLowerCase())) return false;
       const seat = this.g.seats[v.to_move];
       if (!Object.keys(this.held).length) {
         this.explain('You are watching this game.', 'hint');
@@ -503,6 +512,7 @@ class GamePage {
     const waits = live && !this.replay && this.solo && this.g.status === 'active'
       && v.to_move !== null && v.to_move !== undefined && this.mine(v.to_move);
     turn(this.id, waits, `${this.g.title || this.mod.meta.title}: ${this.statusText().text}`);
+    this.premove?.play();
   }
 
   /** When the game's own limit (Sumodoku's claim, Sudoku Challenge's chrono) runs out, in ms. */
