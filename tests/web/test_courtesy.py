@@ -54,6 +54,7 @@ def test_premove_offers_and_takebacks_between_two_browsers(
         assert pb.inner_text("[data-testid=offer-draw]").startswith("X offers a draw")
         assert "You offered a draw" in pa.inner_text("[data-testid=offer-draw]")
         assert violations(pb) == []
+        pa.locator(".controls").screenshot(path=str(screenshots / "offer-sent-1280.png"))
         pb.locator(".controls").screenshot(path=str(screenshots / "offer-pending-1280.png"))
         pb.set_viewport_size(PHONE)
         pb.locator("[data-testid=offer-draw]").scroll_into_view_if_needed()
@@ -76,6 +77,15 @@ def test_premove_offers_and_takebacks_between_two_browsers(
         pb.click("[data-action=accept-takeback]")
         pa.wait_for_function("() => document.querySelector('.board-host').dataset.ply === '2'")
         assert a.status().startswith("Your move") and not a.label("r2c2").startswith("r2c2: X")
+
+        # A premove the reply makes illegal is dropped with a note, never played.
+        b.cell("r9c9").click()
+        assert pb.locator("[data-premove]").count() == 1
+        a.play("r2c2")  # sends O to the centre board, not to r9c9's
+        pb.wait_for_function(
+            "() => /dropped/.test(document.querySelector('[data-testid=explain]').textContent)"
+        )
+        assert pb.locator("[data-premove]").count() == 0 and b.game()["ply"] == 3
 
         # A draw offer accepted ends the game drawn for both.
         pb.click("[data-action=offer-draw]")
