@@ -126,6 +126,7 @@ def test_an_abort_and_a_claim_in_rated_games(browser: Any, server_url: str) -> N
             assert re.search(r"O left the game: you may claim it in \d+ s", countdown.inner_text())
             pc.wait_for_selector("[data-action=claim]", timeout=90_000)
             assert pc.locator("[data-action=claim-draw]").count() == 1
+            assert violations(pc) == []
             pc.click("[data-action=claim]")
             pc.wait_for_selector("[data-testid=status].over")
             assert c.status().startswith("You win (O left the game)")

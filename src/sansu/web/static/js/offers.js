@@ -62,8 +62,8 @@ async function act(page, call) {
 }
 
 function box(kind, text, ...buttons) {
-  return h('div', {class: 'offer-box', role: 'group', 'aria-label': text,
-    'data-testid': `offer-${kind}`}, h('span', {class: 'offer-text'}, text), ...buttons);
+  return h('div', {class: 'offer-box', role: 'group', 'aria-label': text || 'Claim the game',
+    'data-testid': `offer-${kind}`}, text ? h('span', {class: 'offer-text'}, text) : null, ...buttons);
 }
 
 function button(label, action, onclick, cls = 'btn') {
@@ -113,19 +113,23 @@ function claimControls(page) {
   const left = () => Math.ceil(g.claim_at - Date.now() / 1000);
   if (left() > 0) {
     const text = h('span', {'data-testid': 'claim-countdown'});
+    let timer = null;
     const tick = () => {
-      if (!text.isConnected && page.claimTimer) return;
+      if (timer !== null && !text.isConnected) {  // the controls were drawn again
+        clearInterval(timer);
+        return;
+      }
       const n = left();
       if (n <= 0) {
-        clearInterval(page.claimTimer);
+        clearInterval(timer);
         page.renderControls();
         return;
       }
       text.textContent = `${page.seatName(g.view.to_move)} left the game: you may claim it in ${n} s.`;
     };
-    clearInterval(page.claimTimer);
-    page.claimTimer = setInterval(tick, 1000);
     tick();
+    clearInterval(page.claimTimer);
+    timer = page.claimTimer = setInterval(tick, 1000);
     return [box('claim', '', text)];
   }
   const claim = (draw) => async () => {
