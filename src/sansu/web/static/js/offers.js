@@ -79,27 +79,26 @@ export function offerControls(page) {
   const offers = g.offers || {};
   const id = page.id;
   const token = page.token;
+  const answer = (kind, yes) => () => act(page, () => api.answerOffer(id, token, kind, yes));
+  const ask = (kind) => () => act(page, () => api.offer(id, token, kind, g.state));
   for (const kind of ['draw', 'takeback']) {
     const by = offers[kind];
     if (by === undefined) continue;
-    const what = kind === 'draw' ? 'a draw' : 'to take back their last move';
     if (page.mine(by)) {
       out.push(box(kind, kind === 'draw' ? 'You offered a draw: waiting for the answer.'
         : 'You asked to take back your move: waiting for the answer.',
-      button('Cancel', `withdraw-${kind}`, () => act(page, () => api.answerOffer(id, token, kind, false)))));
+      button('Cancel', `withdraw-${kind}`, answer(kind, false))));
     } else {
-      out.push(box(kind, `${page.seatName(by)} offers ${what}`,
-        button('Accept', `accept-${kind}`, () => act(page, () => api.answerOffer(id, token, kind, true)),
-          'btn primary'),
-        button('Decline', `decline-${kind}`, () => act(page, () => api.answerOffer(id, token, kind, false)))));
+      out.push(box(kind, `${page.seatName(by)} offers ${NAMES[kind]}`,
+        button('Accept', `accept-${kind}`, answer(kind, true), 'btn primary'),
+        button('Decline', `decline-${kind}`, answer(kind, false))));
     }
   }
   if (g.can_draw && offers.draw === undefined) {
-    out.push(button('Offer a draw', 'offer-draw', () => act(page, () => api.offer(id, token, 'draw', g.state))));
+    out.push(button('Offer a draw', 'offer-draw', ask('draw')));
   }
   if (g.casual && offers.takeback === undefined && g.moves.some((m) => page.mine(m.seat))) {
-    out.push(button('Ask to take back', 'offer-takeback',
-      () => act(page, () => api.offer(id, token, 'takeback', g.state))));
+    out.push(button('Ask to take back', 'offer-takeback', ask('takeback')));
   }
   out.push(...claimControls(page));
   return out;
