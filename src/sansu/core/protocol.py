@@ -107,6 +107,8 @@ class Game(ABC):
     title: ClassVar[str]
     aliases: ClassVar[tuple[str, ...]] = ()
     option_specs: ClassVar[tuple[Option, ...]] = ()
+    can_draw: ClassVar[bool] = False
+    """Whether the rules can end a game drawn: only then may players agree to a draw."""
 
     def __init__(self, **options: Any) -> None:
         self.options: dict[str, Any] = parse_options(self.id, self.option_specs, options)

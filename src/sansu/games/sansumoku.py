@@ -163,6 +163,7 @@ def _route(
 class Sansumoku(Game):
     id = "sansumoku"
     title = "Sansumoku"
+    can_draw = True
 
     def initial_state(self) -> SansumokuState:
         return SansumokuState(self)

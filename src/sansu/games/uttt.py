@@ -42,6 +42,7 @@ DRAW = Result.drawn("no section is open and nobody has three in a row")
 class UltimateTicTacToe(Game):
     id = "uttt"
     title = "Ultimate Tic-Tac-Toe"
+    can_draw = True
     aliases = ("ultimate", "ultimate_tic_tac_toe")
 
     def initial_state(self) -> UTTTState:

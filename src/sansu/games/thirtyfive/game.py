@@ -34,6 +34,7 @@ class ThirtyFive(Game):
 
     id = "thirtyfive"
     title = "35"
+    can_draw = True
     aliases = ("35",)
     option_specs = (
         Option("rows", int, 8, "rows of the board", low=MIN_SIZE, high=MAX_SIZE),

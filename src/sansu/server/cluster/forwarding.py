@@ -1,7 +1,7 @@
 """Forwarding to a game's judge: the calls that change a game, run where the game is judged.
 
 A node that does not judge a game hands the call (a move, a resignation, a
-takeback, a rematch, a join) to the node that does, over the fanout's
+takeback, an offer or its answer, a rematch, a join) to the node that does, over the fanout's
 requests, and answers its own client once its copy has the judge's news; the
 judging node runs it as a single server would (:class:`Forwarding` is mixed
 into :class:`~sansu.server.cluster.node.Cluster`, whose leases, fanout, copies
@@ -26,7 +26,10 @@ from sansu.server.play import LiveGame
 
 log = logging.getLogger("sansu.server")
 
-ROUTED = ("play", "resign", "abort", "claim", "take_back", "offer_rematch", "decline_rematch")
+ROUTED = (
+    *("play", "resign", "abort", "claim", "take_back"),
+    *("offer", "answer_offer", "offer_rematch", "decline_rematch"),
+)
 """The service's calls ``(game_id, who, *args)`` that change a game: run by its judge."""
 ELSEWHERE = "judged_elsewhere"
 """The error of a node asked to change a game that another node judges."""

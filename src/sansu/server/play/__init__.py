@@ -1,5 +1,5 @@
 """Play: a live game, the games in memory, seating, moves, clocks, the computer's turns,
-rated games, rematches, privacy, the archive, events, the hub of sockets and the views.
+rated games, offers, rematches, privacy, the archive, events, the hub of sockets and the views.
 
 :class:`GameService` names the parts for the other domains. May import: base, accounts,
 ratings.
@@ -27,16 +27,20 @@ from sansu.server.play.live import (
     new_id,
 )
 from sansu.server.play.moves import Play
+from sansu.server.play.offers import Offers, standing
 from sansu.server.play.privacy import set_watchable
 from sansu.server.play.rated import RatedGames
 from sansu.server.play.rematch import Rematches
 from sansu.server.play.rounds import KEEP_FINISHED, KEEP_IDLE, Rounds
 from sansu.server.play.routes import Service, Watched, move_answer, router, watched
+from sansu.server.play.routes_offers import router as offers_router
 from sansu.server.play.seating import Seating
 from sansu.server.play.service import GameService, games_needing_server
 from sansu.server.play.socket import router as socket_router
 from sansu.server.play.timekeeper import Timekeeper
 from sansu.server.play.views import catalog, game_json
+
+router.include_router(offers_router)  # one play router: the app includes it alone
 
 __all__ = [
     "ABANDON_AFTER",
@@ -55,6 +59,7 @@ __all__ = [
     "GameService",
     "Hub",
     "LiveGame",
+    "Offers",
     "Play",
     "PlayedMove",
     "RatedGames",
@@ -79,5 +84,6 @@ __all__ = [
     "router",
     "set_watchable",
     "socket_router",
+    "standing",
     "watched",
 ]

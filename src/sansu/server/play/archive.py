@@ -175,7 +175,7 @@ class Archive:
             }
             for s in live.seats
         ]
-        metadata = dict(live.meta)
+        metadata = {k: v for k, v in live.meta.items() if k != "offers"}  # of play, not record
         metadata.update(
             {
                 "date": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(live.created_at)),

@@ -37,7 +37,7 @@ EVENT_CACHE = 512
 ID_ALPHABET = "abcdefghijkmnpqrstuvwxyz23456789"
 MAX_NAME = 64
 
-POSITION_EVENTS = frozenset({"move", "takeback", "resign", "flag", "abort", "claim"})
+POSITION_EVENTS = frozenset({"move", "takeback", "resign", "flag", "abort", "claim", "draw"})
 
 
 def dumps(data: Any) -> str:

@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterable
 
 from sqlalchemy import Connection, delete
 
-from sansu.core.protocol import IllegalMove, State
+from sansu.core.protocol import IllegalMove, Result, State
 from sansu.server.accounts import Who
 from sansu.server.base import ApiError, game_over, stale
 from sansu.server.base import moves as moves_table
@@ -172,42 +172,65 @@ class Play:
             await self.rounds.finish(live, None, "aborted", "abort", seat=seat, reason="abort")
             return live
 
-    async def claim(self, game_id: str, who: Who, seen: int | None = None) -> LiveGame:
-        """Wins a rated game whose player to move left it (no socket and no change for
-        :attr:`claim_after` seconds); before every seat moved, aborts it instead."""
+    async def claim(
+        self, game_id: str, who: Who, seen: int | None = None, draw: bool = False
+    ) -> LiveGame:
+        """Wins (``draw``: draws, where the rules can draw) a rated game whose player to
+        move left it (no socket and no change for :attr:`claim_after` seconds); before
+        every seat moved, aborts it instead."""
         live = await self.rounds.get(game_id)
         async with live.lock:
             held = await self._ending(live, who, seen)
-            if live.casual:
-                raise ApiError(409, "no_claim", "only a rated game can be claimed")
-            if not live.ready:
-                raise ApiError(409, "waiting_for_players", "the game has not started")
-            gone = live.state.to_move
-            if gone is None or gone in held:
-                raise ApiError(
-                    409, "not_their_turn", "a game is claimed while the player who left is to move"
-                )
-            hub = self.rounds.hub
-            if hub.presence(live)["seats"][gone]:
-                raise ApiError(409, "opponent_present", f"seat {gone} has the game open")
-            since = max(live.updated_at, hub.seat_left(live.id, gone) or 0.0)
-            wait = since + self.claim_after - self.time()
+            if draw and not live.game.can_draw:
+                raise ApiError(409, "no_draw", f"a game of {live.game.title} cannot end drawn")
+            wait = self.claim_wait(live, held)
             if wait > 0:
                 seconds = math.ceil(wait)
                 raise ApiError(
                     409,
                     "too_early",
-                    f"seat {gone} may come back: the game can be claimed in {seconds} s",
+                    f"seat {live.state.to_move} may come back: the game can be claimed"
+                    f" in {seconds} s",
                     retry_after=seconds,
                 )
+            gone = live.state.to_move
             if abortable(live):
                 await self.rounds.finish(live, None, "aborted", "abort", seat=gone, reason="claim")
                 return live
-            result = self.rounds.others_win(live, gone, f"seat {gone} left the game")
+            reason = f"seat {gone} left the game"
+            result = Result.drawn(reason) if draw else self.rounds.others_win(live, gone, reason)
             await self.rounds.finish(
-                live, result, "abandonment", "claim", seat=min(held), against=gone
+                live, result, "abandonment", "claim", seat=min(held), against=gone, draw=draw
             )
             return live
+
+    def claim_wait(self, live: LiveGame, held: frozenset[int]) -> float:
+        """Seconds until the holder of ``held`` may claim (at most 0: now); refused with
+        the reason when they may not claim at all while things stay as they are."""
+        if live.casual:
+            raise ApiError(409, "no_claim", "only a rated game can be claimed")
+        if not live.ready:
+            raise ApiError(409, "waiting_for_players", "the game has not started")
+        gone = live.state.to_move
+        if gone is None or gone in held:
+            raise ApiError(
+                409, "not_their_turn", "a game is claimed while the player who left is to move"
+            )
+        hub = self.rounds.hub
+        if hub.presence(live)["seats"][gone]:
+            raise ApiError(409, "opponent_present", f"seat {gone} has the game open")
+        since = max(live.updated_at, hub.seat_left(live.id, gone) or 0.0)
+        return since + self.claim_after - self.time()
+
+    def claim_at(self, live: LiveGame, held: frozenset[int]) -> float | None:
+        """When the holder of ``held`` may claim the game (``None``: not while things
+        stay as they are), for their page's countdown."""
+        if not held or live.status != "active":
+            return None
+        try:
+            return self.time() + max(0.0, self.claim_wait(live, held))
+        except ApiError:
+            return None
 
     def can_take_back(self, live: LiveGame, held: Iterable[int]) -> str | None:
         """Why the holder of ``held`` may not take back now (``None``: they may)."""
@@ -239,62 +262,67 @@ class Play:
             if why is not None:
                 raise ApiError(409, "no_takeback", why)
             keep = max(i for i, m in enumerate(live.moves) if m.seat in held)
-            undone = [m.text for m in live.moves[keep:]]
-            kept = live.moves[:keep]
-            state = await asyncio.to_thread(live.game.play_moves, [m.text for m in kept])
-            change = Change(live)
-            now = change.now
-            version = live.version + 1
-            clock = live.clock.copy()
-            if clock.remaining is not None and live.ready:
-                if clock.running is not None and clock.since is not None:
-                    clock.remaining[clock.running] = max(
-                        0.0, clock.remaining[clock.running] - (now - clock.since)
-                    )
-                clock.running = state.to_move
-                clock.since = now
-            clock.set_engine(None, now)
-            if live.ready:
-                clock.set_engine(engine_clock(state.view(None)), now)
-            ev = self.rounds.event(change, "takeback", undone=undone, ply=keep)
-            ev.state = version
-
-            def write(c: Connection) -> None:
-                c.execute(
-                    delete(moves_table).where(
-                        moves_table.c.game_id == live.id, moves_table.c.ply > keep
-                    )
-                )
-
-            change.writes.append(write)
-
-            def apply() -> None:
-                live.state = state
-                live.version = version
-                live.moves = kept
-                live.clock = clock
-                live.status = "active"
-                live.result = None
-                live.termination = None
-                live.finished_at = None
-                live.rematch_offers = []
-
-            change.apply.append(apply)
-            row = {
-                "version": version,
-                "ply": keep,
-                "to_move": state.to_move,
-                "status": "active",
-                "result": None,
-                "termination": None,
-                "finished_at": None,
-                "clock": clock.to_json(),
-                "deadline": clock.deadline,
-                "computer_to_move": live.seat_kind(state.to_move) == "computer",
-                "rematch_offers": [],
-            }
-            await self.rounds.commit(change, row=row)
+            await self.undo(live, keep)
             return live
+
+    async def undo(self, live: LiveGame, keep: int, **data: object) -> None:
+        """Takes the game back to its first ``keep`` moves (under its lock): the
+        ``takeback`` event (with ``data``) tells everyone, and play goes on from there."""
+        undone = [m.text for m in live.moves[keep:]]
+        kept = live.moves[:keep]
+        state = await asyncio.to_thread(live.game.play_moves, [m.text for m in kept])
+        change = Change(live)
+        now = change.now
+        version = live.version + 1
+        clock = live.clock.copy()
+        if clock.remaining is not None and live.ready:
+            if clock.running is not None and clock.since is not None:
+                clock.remaining[clock.running] = max(
+                    0.0, clock.remaining[clock.running] - (now - clock.since)
+                )
+            clock.running = state.to_move
+            clock.since = now
+        clock.set_engine(None, now)
+        if live.ready:
+            clock.set_engine(engine_clock(state.view(None)), now)
+        ev = self.rounds.event(change, "takeback", undone=undone, ply=keep, **data)
+        ev.state = version
+
+        def write(c: Connection) -> None:
+            c.execute(
+                delete(moves_table).where(
+                    moves_table.c.game_id == live.id, moves_table.c.ply > keep
+                )
+            )
+
+        change.writes.append(write)
+
+        def apply() -> None:
+            live.state = state
+            live.version = version
+            live.moves = kept
+            live.clock = clock
+            live.status = "active"
+            live.result = None
+            live.termination = None
+            live.finished_at = None
+            live.rematch_offers = []
+
+        change.apply.append(apply)
+        row = {
+            "version": version,
+            "ply": keep,
+            "to_move": state.to_move,
+            "status": "active",
+            "result": None,
+            "termination": None,
+            "finished_at": None,
+            "clock": clock.to_json(),
+            "deadline": clock.deadline,
+            "computer_to_move": live.seat_kind(state.to_move) == "computer",
+            "rematch_offers": [],
+        }
+        await self.rounds.commit(change, row=row)
 
 
 def _open_refusal(move: str) -> ApiError:

@@ -93,6 +93,10 @@ class StateRef(BaseModel):
     state: int | None = Field(None, ge=0, le=2**31, description="the state number seen")
 
 
+class Claim(StateRef):
+    draw: bool = Field(False, description="true: call it a draw (rules that can draw) instead")
+
+
 class GameView(BaseModel):
     """A game as one client may see it (abridged in the schema: see docs/server.md)."""
 
@@ -372,11 +376,15 @@ async def claim(
     game_id: GameId,
     service: Service,
     caller: TokenOrSession,
-    body: Annotated[StateRef | None, Body()] = None,
+    body: Annotated[Claim | None, Body()] = None,
 ) -> dict[str, Any]:
     """Claims a rated game whose player to move left it (no page open, no move) for the
-    grace period: they lose; before every player moved, the game is aborted instead."""
-    return await ended(service.claim, game_id, caller, body)
+    grace period: they lose (``draw``: it is drawn); before every player moved, the game
+    is aborted instead."""
+    draw = body is not None and body.draw
+    return await ended(
+        lambda g, who, seen: service.claim(g, who, seen, draw), game_id, caller, body
+    )
 
 
 @router.post("/games/{game_id}/takeback", tags=["play"], responses=refusals(401, 403, 404, 409))

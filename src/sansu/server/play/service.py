@@ -9,14 +9,16 @@ names them for the other domains and starts and stops them together:
 - ``moves`` (:mod:`~sansu.server.play.moves`): moves, resignations, takebacks, aborts, claims;
 - ``timekeeper`` (:mod:`~sansu.server.play.timekeeper`): the clocks' deadlines;
 - ``turns`` (:mod:`~sansu.server.play.computer_turns`): the computer's moves;
+- ``offers`` (:mod:`~sansu.server.play.offers`): draw offers, takeback requests (built
+  here from ``rounds`` and ``moves``);
 - ``rematches`` (:mod:`~sansu.server.play.rematch`): rematches;
 - ``rated`` (:mod:`~sansu.server.play.rated`): rated games and rating them as they end;
 - ``archive`` (:mod:`~sansu.server.play.archive`): lists, records, replays, imports;
 - ``event_log`` (:mod:`~sansu.server.play.events`): events for reconnecting clients.
 
 The calls that change a game from outside (``get``, ``create``, ``join``,
-``play``, ``resign``, ``abort``, ``claim``, ``take_back``, ``offer_rematch``,
-``decline_rematch``)
+``play``, ``resign``, ``abort``, ``claim``, ``take_back``, ``offer``, ``answer_offer``,
+``offer_rematch``, ``decline_rematch``)
 are methods here, not on the parts, for one reason: on a cluster, another
 node may judge the game, and the node forwards exactly these calls to it
 (:meth:`sansu.server.cluster.Cluster.install` replaces them); calls between
@@ -26,7 +28,7 @@ the parts stay local.
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from sqlalchemy import Connection, select
@@ -41,6 +43,7 @@ from sansu.server.play.events import EventLog
 from sansu.server.play.hub import Hub
 from sansu.server.play.live import LiveGame
 from sansu.server.play.moves import Play
+from sansu.server.play.offers import Offers
 from sansu.server.play.rated import RatedGames
 from sansu.server.play.rematch import Rematches
 from sansu.server.play.rounds import Rounds
@@ -84,6 +87,10 @@ class GameService:
     rated: RatedGames
     archive: Archive
     event_log: EventLog
+    offers: Offers = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.offers = Offers(self.rounds, self.moves)
 
     # -- the calls a cluster node forwards to a game's judge ----------------------------
 
@@ -118,13 +125,23 @@ class GameService:
         """Aborts a rated game not every seat moved in (:meth:`Play.abort`)."""
         return await self.moves.abort(game_id, who, seen)
 
-    async def claim(self, game_id: str, who: Who, seen: int | None = None) -> LiveGame:
+    async def claim(
+        self, game_id: str, who: Who, seen: int | None = None, draw: bool = False
+    ) -> LiveGame:
         """Claims a rated game whose player to move left (:meth:`Play.claim`)."""
-        return await self.moves.claim(game_id, who, seen)
+        return await self.moves.claim(game_id, who, seen, draw)
 
     async def take_back(self, game_id: str, who: Who, seen: int | None = None) -> LiveGame:
         """Takes back ``who``'s last move (:meth:`Play.take_back`)."""
         return await self.moves.take_back(game_id, who, seen)
+
+    async def offer(self, game_id: str, who: Who, kind: str, seen: int | None = None) -> LiveGame:
+        """Offers a draw or asks to take back (:meth:`Offers.offer`)."""
+        return await self.offers.offer(game_id, who, kind, seen)
+
+    async def answer_offer(self, game_id: str, who: Who, kind: str, accept: bool) -> LiveGame:
+        """Accepts, declines or withdraws an offer (:meth:`Offers.answer`)."""
+        return await self.offers.answer(game_id, who, kind, accept)
 
     async def offer_rematch(self, game_id: str, who: Who) -> LiveGame:
         """Offers or accepts a rematch (:meth:`Rematches.offer_rematch`)."""

@@ -9,6 +9,7 @@ import sansu
 from sansu.core.registry import game_class
 from sansu.server.play.computer import levels
 from sansu.server.play.live import LiveGame
+from sansu.server.play.offers import standing
 from sansu.server.play.service import GameService
 from sansu.server.ratings import level_ratings
 
@@ -53,5 +54,8 @@ def game_json(service: GameService, live: LiveGame, held: frozenset[int]) -> dic
     data["moves"] = [m.public() for m in live.moves]
     data["presence"] = service.hub.presence(live)
     data["can_take_back"] = bool(held) and service.moves.can_take_back(live, held) is None
+    data["offers"] = standing(live)
+    data["can_draw"] = live.game.can_draw
+    data["claim_at"] = service.moves.claim_at(live, held)
     data["hidden_information"] = live.hidden
     return data

@@ -57,9 +57,9 @@ export function createBoard(ctx) {
   return {
     el: grid.el,
     grid,
-    update(v) {
+    update(v, info) {
       view = v;
-      draw(grid, v);
+      draw(grid, v, !!info?.canPlay);
     },
     whyNot: (v, move) => whyNot(v, move),
     describeMove: (v, move) => {
@@ -103,7 +103,9 @@ function drawBigMark(layer, k, owner) {
   }
 }
 
-function draw(grid, v) {
+// `canPlay`: the viewer is to move; only then do open cells show a ghost of the mark
+// (never the opponent's mark under the viewer's pointer).
+function draw(grid, v, canPlay) {
   const legal = movesByCell(v);
   const last = v.last_move ? cellIndex(v.last_move) : -1;
   const sections = v.sections || [];
@@ -165,7 +167,7 @@ function draw(grid, v) {
       label = `${name}: ${MARKS[cell.player]}${i === last ? ', the last move' : ''}`;
     } else if (open) {
       el.dataset.player = v.to_move;
-      el.append(markSvg(v.to_move, true));
+      if (canPlay) el.append(markSvg(v.to_move, true));
       label = `${name}: empty, open for ${MARKS[v.to_move]}`;
     } else {
       label = `${name}: empty`;

@@ -13,7 +13,9 @@ import {mountChat} from './chat.js';
 import {boardModule} from './games.js';
 import {h, movesByCell, s} from './kit.js';
 import {joinPage} from './play_join.js';
+import {offerEvent, offersAfter} from './offers.js';
 import {panel} from './play_panel.js';
+import {Premove} from './premove.js';
 import {go, route} from './router.js';
 import {applyRatings} from './seat_rating.js';
 import {setZen} from './zen.js';
@@ -34,7 +36,7 @@ const ICONS = {
   last: 'M16 5h2v14h-2zM4 5v14l11-7z',
 };
 
-const POSITION_EVENTS = new Set(['move', 'takeback', 'resign', 'flag', 'abort', 'claim']);
+const POSITION_EVENTS = new Set(['move', 'takeback', 'resign', 'flag', 'abort', 'claim', 'draw']);
 
 class GamePage {
   constructor(main, id) {
@@ -80,6 +82,7 @@ class GamePage {
     }
     this.mod = await boardModule(this.g.game);
     this.build();
+    this.premove = new Premove(this);
     this.render();
     if (!this.replay) this.chat = mountChat(this);
     this.live = new Live(this.id, this.token, {
@@ -112,6 +115,8 @@ class GamePage {
     this.live?.close();
     this.board?.destroy?.();
     clearInterval(this.clockTimer);
+    clearInterval(this.claimTimer);
+    this.premove?.stop();
     clearTimeout(this.refreshTimer);
     forget(this.id);
   }
@@ -238,8 +243,10 @@ class GamePage {
     if (type === 'presence') {
       this.g.presence = e;
       this.renderSeats();
+      if (this.g.casual === false && Object.keys(this.held).length) this.refresh();  // claim_at
       return;
     }
+    if (offerEvent(this, e)) return;
     if (POSITION_EVENTS.has(type)) {
       if (e.state < this.g.state) return;  // older than what is shown
       if (type === 'move') {
@@ -249,6 +256,7 @@ class GamePage {
         this.g.moves = this.g.moves.slice(0, e.ply);
         this.positions.clear();
       }
+      this.g.offers = offersAfter(this.g, type, e);
       Object.assign(this.g, {view: e.view ?? this.g.view, state: e.state, status: e.status,
         result: e.result, termination: e.termination, clock: e.clock});
       if (this.g.status === 'active') this.g.to_move = this.g.view?.to_move ?? null;
@@ -364,6 +372,7 @@ class GamePage {
       return false;
     }
     if (!this.mine(v.to_move)) {
+      if (this.premove?.choose(move.trim().toLowerCase())) return false;
       const seat = this.g.seats[v.to_move];
       if (!Object.keys(this.held).length) {
         this.explain('You are watching this game.', 'hint');
@@ -528,6 +537,7 @@ class GamePage {
     if (!this.stopped) {  // a page left says nothing more (its game is the strip's again)
       turn(this.id, waits, `${this.g.title || this.mod.meta.title}: ${this.statusText().text}`);
     }
+    this.premove?.play();
   }
 
   /** When the game's own limit (Sumodoku's claim, Sudoku Challenge's chrono) runs out, in ms. */

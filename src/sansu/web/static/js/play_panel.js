@@ -6,6 +6,7 @@
 import {api, inviteSecret} from './api.js';
 import {clockLeft} from './attention.js';
 import {clockText, h, scrollWithin} from './kit.js';
+import {offerControls} from './offers.js';
 import {MARKS, reviewPanel} from './review.js';
 import {seatRating} from './seat_rating.js';
 import {copyText} from './ui.js';
@@ -141,6 +142,7 @@ export const panel = {
       buttons.push(h('button', {type: 'button', class: 'btn danger', 'data-action': 'resign',
         onclick: () => this.resign()}, 'Resign'));
     }
+    if (held.length && active) buttons.push(...offerControls(this));
     if (held.length && active && this.g.seats.some((s) => s.kind === 'computer') && this.g.casual) {
       const ok = this.canTakeBack();
       buttons.push(h('button', {type: 'button', class: 'btn', 'data-action': 'takeback',
