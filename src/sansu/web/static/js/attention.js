@@ -115,7 +115,10 @@ export function notificationSwitch() {
   svg('svg', {viewBox: '0 0 24 24', 'aria-hidden': 'true'},
     svg('path', {d: 'M12 3a6 6 0 0 0-6 6v4l-2 3h16l-2-3V9a6 6 0 0 0-6-6zM10 19a2 2 0 0 0 4 0z'})),
   h('span', {class: 'label'}, 'Notify me'));
-  const show = () => button.setAttribute('aria-pressed', String(notifying()));
+  const show = () => {
+    button.setAttribute('aria-pressed', String(notifying()));
+    button.title = notifying() ? 'Notify me of my move (on)' : 'Notify me of my move (off)';
+  };
   button.addEventListener('click', async () => {
     const on = await allowNotifications(!notifying());
     show();

@@ -50,6 +50,7 @@ export function setupToggles() {
     const other = document.documentElement.dataset.theme === 'dark' ? 'Light theme' : 'Dark theme';
     theme.querySelector('.label').textContent = other;
     theme.setAttribute('aria-label', other);
+    theme.title = other;  // the name shows on hover where the header shows icons alone
     theme.removeAttribute('aria-pressed');
   };
   theme.addEventListener('click', () => {
@@ -63,6 +64,7 @@ export function setupToggles() {
     // the speaker's waves tell whether they are on.
     sound.querySelector('.wave').style.opacity = soundOn() ? '1' : '.25';
     sound.setAttribute('aria-pressed', String(soundOn()));
+    sound.title = soundOn() ? 'Sounds (on)' : 'Sounds (off)';
   };
   sound.addEventListener('click', () => {
     localStorage.setItem('sansu.sound', soundOn() ? 'off' : 'on');
