@@ -310,6 +310,7 @@ def create_app(
     # Every domain's routes, in the order they match.
     routers = [
         play.router,
+        play.offers_router,
         play.socket_router,
         analysis.reviews_router,
         accounts.router,

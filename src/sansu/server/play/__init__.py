@@ -40,8 +40,6 @@ from sansu.server.play.socket import router as socket_router
 from sansu.server.play.timekeeper import Timekeeper
 from sansu.server.play.views import catalog, game_json
 
-router.include_router(offers_router)  # one play router: the app includes it alone
-
 __all__ = [
     "ABANDON_AFTER",
     "KEEP_FINISHED",
@@ -80,6 +78,7 @@ __all__ = [
     "hides_information",
     "move_answer",
     "new_id",
+    "offers_router",
     "refuse_help",
     "router",
     "set_watchable",

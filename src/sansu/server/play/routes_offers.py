@@ -15,8 +15,9 @@ from sansu.server.play.live import LiveGame
 from sansu.server.play.offers import KINDS, Kind, standing
 from sansu.server.play.routes import Service, StateRef
 
-router = APIRouter()
-"""Joined to the play router, whose prefix is ``/api``."""
+router = APIRouter(prefix="/api")
+"""One of the app's routers (an included router hides its routes from the app's list of
+allowed methods, so it stands on its own)."""
 OfferKind = Annotated[Kind, Path(description=f"one of: {', '.join(KINDS)}")]
 
 
