@@ -1,12 +1,13 @@
 // The playing strip, as lichess's: a signed-in player's games in progress at the
 // top of every page, those waiting for their move first and marked, each a link
-// to its game, and the challenges made to them, to accept or decline. It refreshes on every page change and every 15 s (a minute in a
-// hidden tab) from two light calls (GET /api/account/games, GET /api/challenges), and tells the tab's
-// title and the notifications (attention.js) of every game that waits, so that a
-// correspondence game whose turn comes while you read another page is not missed.
-// The game shown on the page is that page's to tell.
+// to its game, and the challenges made to them, to accept or decline. It refreshes
+// on every page change and every 15 s (a minute in a hidden tab) from light calls
+// (the account, its games, its challenges), and tells the tab's title and the
+// notifications (attention.js) of every game that waits, so that a correspondence
+// game whose turn comes while you read another page is not missed. The game shown
+// on the page is that page's to tell.
 
-import {account, api, keepSeats} from './api.js';
+import {api, keepSeats} from './api.js';
 import {turn} from './attention.js';
 import {boardModule} from './games.js';
 import {h, installStyle} from './kit.js';
@@ -43,7 +44,15 @@ function currentGame() {
 async function refresh() {
   clearTimeout(timer);
   timer = setTimeout(refresh, document.hidden ? HIDDEN_EVERY_MS : EVERY_MS);
-  const {user, csrf_token: csrf} = await account();
+  // Asked afresh each time (not the page's cached account): someone may sign in or out
+  // in another tab, and the strip must not fix the answer for the pages either.
+  let who;
+  try {
+    who = await call('GET', '/api/account');
+  } catch {
+    return;
+  }
+  const {user, csrf_token: csrf} = who;
   let games = [];
   let asked = [];
   if (user) {
