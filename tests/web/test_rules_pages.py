@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from tests.web.helpers import open_page
+from tests.web.helpers import TURN_TIMEOUT_MS, open_page
 from tests.web.test_newcomer import DESKTOP, PHONE, assert_fits, close, new_page
 
 GAMES = ("uttt", "sansumoku", "sumodoku", "challenge", "thirtyfive")
@@ -61,7 +61,11 @@ def test_diagrams_are_boards_that_open_on_the_analysis_board(
         shown = figure.evaluate(CELLS)
         ply = int(figure.get_attribute("data-drawn"))
         figure.locator("a.open").click()
-        page.wait_for_selector(f".board-host[data-ply='{ply}'] [data-cell]")
+        # The analysis board sets the position up on the server (a Sudoku Challenge's
+        # puzzle is generated first): on a busy machine that is more than a moment.
+        page.wait_for_selector(
+            f".board-host[data-ply='{ply}'] [data-cell]", timeout=TURN_TIMEOUT_MS
+        )
         same_position(shown, page.locator(".board-host").evaluate(CELLS))
     finally:
         close(page)
