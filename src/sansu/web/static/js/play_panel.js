@@ -230,7 +230,9 @@ export const panel = {
   async resign() {
     if (!window.confirm('Resign this game?')) return;
     try {
-      await api.resign(this.id, this.token, this.g.state);
+      // Sent without the state seen: a resignation stands whatever the opponent played
+      // meanwhile (with it, a move crossing the click refused the resignation).
+      await api.resign(this.id, this.token);
     } catch (error) {
       this.explain(error.message);
       if (error.code === 'stale_state') this.refresh();
