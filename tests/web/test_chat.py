@@ -33,6 +33,7 @@ def shows(page: Any, text: str) -> None:
         """([sel, text]) => [...document.querySelectorAll(sel + ' .chat-text')]
             .some((e) => e.textContent === text)""",
         arg=[LOG, text],
+        polling=100,  # checked on a timer: a page in the background draws no frames
     )
 
 

@@ -261,7 +261,7 @@ class Chat {
     this.tabs.replaceChildren(...open.map((name) => h('button', {type: 'button', role: 'tab',
       class: 'btn small', id: `chat-tab-${name}`, 'aria-selected': String(name === room),
       'aria-controls': 'chat-panel', tabindex: name === room ? '0' : '-1', 'data-room': name,
-      onclick: () => { this.room = name; this.note.textContent = ''; this.render(); },
+      onclick: () => { this.room = name; this.note.textContent = ''; this.show(); },
       onkeydown: (e) => this.tabKey(e, name)}, ROOM_NAMES[name])));
     this.log.setAttribute('aria-label', `${ROOM_NAMES[room]}' messages`);
     const atEnd = this.log.scrollTop + this.log.clientHeight >= this.log.scrollHeight - 8;
@@ -311,8 +311,15 @@ class Chat {
     if (!step) return;
     e.preventDefault();
     this.room = open[(open.indexOf(name) + step + open.length) % open.length];
-    this.render();
+    this.show();
     this.tabs.querySelector(`[data-room="${this.room}"]`).focus();
+  }
+
+  /** Draws the room chosen, reading it first if it was never read (a room that opened
+   *  when the game ended may have been refused by a read that crossed the end). */
+  show() {
+    if (this.loaded.has(this.room)) this.render();
+    else this.refresh();
   }
 
   mute(author, name) {
