@@ -153,3 +153,43 @@ def test_the_analysis_board_fits_a_phone(browser: Any, server_url: str, screensh
         leave(page, server_url)
     finally:
         context.close()
+
+
+FILL = """async () => {
+  const ids = [];
+  for (let k = 0; k < 16; k++) {
+    const r = await fetch('/api/analysis', {method: 'POST', headers: {'Content-Type':
+      'application/json'}, body: JSON.stringify({game: 'uttt', moves: ['r5c5']})});
+    if (r.status === 429 || r.status === 503) return [ids, r.status];
+    ids.push((await r.json()).id);
+  }
+  return [ids, 0];
+}"""
+"""Starts analyses from this client until the server refuses one: their ids, and the refusal."""
+
+
+def test_a_full_server_is_asked_again_until_there_is_room(page: Any, server_url: str) -> None:
+    open_page(page, server_url, "#/")
+    ids, refused = page.evaluate(FILL)
+    assert refused in (429, 503), "the server limits the analyses of one client"
+    answers: list[int] = []
+    page.on(
+        "response",
+        lambda r: r.request.method == "POST" and r.url.endswith("/api/analysis")
+        and answers.append(r.status),
+    )
+    open_page(page, server_url, "#/analysis/uttt?moves=r5c5,r4c4")
+    page.wait_for_function(
+        "() => document.querySelector('[data-testid=explain]')?.textContent"
+        ".includes('Trying again')",
+        timeout=TURN_TIMEOUT_MS,
+    )
+    assert answers and answers[0] in (429, 503)
+    assert page.locator("main .notice").count() == 0  # not given up
+    for sid in ids:  # room again: the page asks once more and shows the position
+        page.evaluate("id => fetch(`/api/analysis/${id}`, {method: 'DELETE'})", sid)
+    page.wait_for_selector(".board-host[data-ply='2'] [data-cell]", timeout=TURN_TIMEOUT_MS)
+    wait_for_analysis(page)
+    assert answers[-1] == 201
+    assert page.inner_text("[data-testid=explain]") == ""
+    leave(page, server_url)

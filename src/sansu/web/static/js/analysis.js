@@ -16,6 +16,7 @@ import {route} from './router.js';
 import {announce, errorNotice} from './ui.js';
 
 const RETRY_MS = 1500;
+const BUSY_RETRY_MS = 3000;  // a full server (429, 503) is asked again this often
 
 route(/^\/analysis\/([\w-]+)$/, 'analysis', async (main, m, query) => {
   const page = new AnalysisPage(main, m[1], query);
@@ -39,6 +40,7 @@ class AnalysisPage {
     this.news = null;       // the deepest analysis so far
     this.generation = 0;    // bumped for every new position: older polls stop
     this.stopped = false;
+    this.attempts = 0;      // bumped for every position asked for: an older answer is dropped
   }
 
   async start() {
@@ -157,10 +159,12 @@ class AnalysisPage {
     const body = this.gameId
       ? {game: this.game, game_id: this.gameId, ply: this.ply, moves: this.variation}
       : {game: this.game, options: this.options, moves: this.variation};
+    const attempt = ++this.attempts;
     let answer;
     try {
-      answer = await api.analyse(body);
+      answer = await this.ask(body, attempt);
     } catch (error) {
+      if (attempt !== this.attempts || this.stopped) return false;
       if (!this.session) {
         this.main.replaceChildren(h('h1', {}, `Analysis board: ${this.mod.meta.title}`),
           errorNotice(`The analysis board is not available here: ${error.message}.`),
@@ -169,6 +173,10 @@ class AnalysisPage {
       } else {
         this.explain(error.message);
       }
+      return false;
+    }
+    if (attempt !== this.attempts || this.stopped) {  // a newer position was asked for meanwhile
+      api.stopAnalysis(answer.id).catch(() => {});
       return false;
     }
     this.release();
@@ -182,6 +190,24 @@ class AnalysisPage {
     this.render();
     this.listen(answer.id, ++this.generation);
     return true;
+  }
+
+  /** The server's answer for `body`. While it is full (too many analyses of this client
+   * or of the server) the page says so and asks again, instead of giving up on the board. */
+  async ask(body, attempt) {
+    for (;;) {
+      try {
+        const answer = await api.analyse(body);
+        if (this.explainEl.dataset.kind === 'busy') this.explain('');
+        return answer;
+      } catch (error) {
+        const full = error.status === 429 || error.status === 503;
+        if (!full || this.stopped || attempt !== this.attempts) throw error;
+        this.explain(`${error.message}. Trying again in a few seconds…`, 'busy');
+        await new Promise((resolve) => { setTimeout(resolve, BUSY_RETRY_MS); });
+        if (this.stopped || attempt !== this.attempts) throw error;
+      }
+    }
   }
 
   /** Keeps the address in step with the position, so a reload or a link shows it again. */
