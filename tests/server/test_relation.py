@@ -182,6 +182,9 @@ def test_the_online_list_counts_players_and_games_and_puts_friends_first(
     assert [p["name"] for p in paged["online"]] == ["Ann"] and paged["players"] == 3
     anyone = Browser(client).get("/api/online").json()
     assert [p["name"] for p in anyone["online"]] == ["Ann", "Bob", "Cid"]
+    Person(client).sign("Dee", new=True)  # signing up (or in) is a request of theirs
+    assert relation(ann, "Dee")["online"] is True
+    assert ann.get("/api/online").json()["players"] == 4
 
 
 def test_a_private_game_is_not_shown_to_watch(people: dict[str, Person]) -> None:

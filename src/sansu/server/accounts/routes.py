@@ -195,6 +195,7 @@ async def sign_up(
     except UserError as error:
         raise _refusal(error) from None
     set_session_cookie(response, request, session.token)
+    mark_seen(request, session.user.id)
     return _state(session.user, session.csrf)
 
 
@@ -218,6 +219,7 @@ async def log_in(
     except UserError as error:
         return _refused(_too_many(error, body.name, client, limiter))
     set_session_cookie(response, request, session.token)
+    mark_seen(request, session.user.id)
     return _state(session.user, session.csrf)
 
 
