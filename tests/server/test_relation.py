@@ -11,9 +11,13 @@ from typing import Any
 import pytest
 import sqlalchemy as sa
 from fastapi.testclient import TestClient
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from sqlalchemy import Engine
 
+from sansu.server.accounts import find_user
 from sansu.server.relation import follows
-from tests.server.accounts_fixtures import fast_hashing_fixture  # noqa: F401
+from tests.server.accounts_fixtures import engine_fixture, fast_hashing_fixture, sign_up  # noqa: F401
 from tests.server.test_chat import code, stored
 from tests.server.test_seat_accounts import PASSWORD, SITE, Browser, create
 
@@ -205,3 +209,44 @@ def test_follows_go_with_the_accounts(people: dict[str, Person], db_path: str) -
     finally:
         engine.dispose()
     assert stored(db_path, "follows") == []
+
+
+ops = st.lists(
+    st.tuples(st.booleans(), st.integers(0, 3), st.integers(0, 3)), min_size=1, max_size=25
+)
+"""Follows (true) and unfollows (false), each from one of four accounts to one of them."""
+
+
+@settings(
+    max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(ops)
+def test_follows_stay_what_was_asked_and_counts_add_up(
+    engine: Engine, monkeypatch: pytest.MonkeyPatch, steps: list[tuple[bool, int, int]]
+) -> None:
+    """On SQLite and PostgreSQL: whatever the order of follows and unfollows, the rows are
+    the model's set, nobody follows themselves or past the limit, and each account's
+    followers and following are the model's counts."""
+    monkeypatch.setattr(follows, "MAX_FOLLOWING", 2)
+    with engine.begin() as c:
+        c.execute(sa.delete(follows.follows))
+        ids = [found.id if (found := find_user(c, f"p{i}")) else 0 for i in range(4)]
+    if not all(ids):
+        ids = [sign_up(engine, f"p{i}").id for i in range(4)]
+    model: set[tuple[int, int]] = set()
+    for follow, a, b in steps:
+        with engine.begin() as c:
+            if follow:
+                refused = follows.follow(c, ids[a], ids[b], now=1.0)
+                allowed = a != b and ((a, b) in model or sum(1 for x, _ in model if x == a) < 2)
+                assert (refused is None) == allowed
+                if allowed:
+                    model.add((a, b))
+            else:
+                follows.unfollow(c, ids[a], ids[b])
+                model.discard((a, b))
+    with engine.connect() as c:
+        for i, user in enumerate(ids):
+            assert follows.followed_ids(c, user) == {ids[b] for a, b in model if a == i}
+            assert follows.count_followers(c, user) == sum(1 for _, b in model if b == i)
+            assert follows.count_following(c, user) == sum(1 for a, _ in model if a == i)
