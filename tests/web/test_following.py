@@ -1,7 +1,7 @@
 """Following and who is online, in two browsers: A follows B from B's profile (by
 keyboard); B opens a game; A's following page shows B online and playing, with a watch
-link that opens B's game; B leaves, and A's page shows B offline. The pages pass axe,
-on a desk and on a phone."""
+link that opens B's game; B leaves, and A's page shows B offline; A unfollows B there.
+The pages pass axe, on a desk and on a phone."""
 
 from __future__ import annotations
 
@@ -100,6 +100,12 @@ def test_a_follows_b_and_sees_b_online_playing_then_gone(
         pa.goto(f"{url}/#/following")
         pa.wait_for_selector(f"{B_ROW}[data-online=false]", timeout=TURN_TIMEOUT_MS)
         assert pa.locator(f"{B_ROW} [data-testid=watch]").count() == 0
+
+        # Unfollowed from the list, by keyboard: the list empties, focus stays on the page.
+        pa.focus(f"{B_ROW} [data-action=unfollow]")
+        pa.keyboard.press("Enter")
+        pa.wait_for_selector("[data-testid=following-list]:has-text('You follow nobody yet')")
+        assert pa.evaluate("() => document.activeElement.id") == "following-h"
 
         # The home page counts who is online.
         pa.goto(f"{url}/#/")

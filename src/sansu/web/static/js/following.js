@@ -31,7 +31,7 @@ async function followingPage(main) {
     return stop;
   }
   const mine = h('section', {'aria-labelledby': 'following-h'},
-    h('h2', {id: 'following-h'}, 'Players you follow'));
+    h('h2', {id: 'following-h', tabindex: '-1'}, 'Players you follow'));
   const list = h('div', {'data-testid': 'following-list'});
   const challenge = h('div', {'data-testid': 'challenge-area'});
   const online = h('section', {'aria-labelledby': 'online-h'},
@@ -46,6 +46,7 @@ async function followingPage(main) {
   let shown = PAGE;
   let timer = null;
   let last = '';
+  let pollFailed = false;  // the notice of a failed refresh goes once one succeeds
 
   async function openChallenge(name) {
     stopChallenge();
@@ -61,6 +62,7 @@ async function followingPage(main) {
       await call('DELETE', `/api/users/${enc(name)}/follow`, undefined, me.csrf_token);
       announce(`You no longer follow ${name}.`);
       await refresh();
+      mine.querySelector('h2').focus();  // the row and its button are gone
     } catch (error) {
       status.replaceChildren(errorNotice(error.message));
     }
@@ -98,6 +100,8 @@ async function followingPage(main) {
       const [followed, o] = await Promise.all([call('GET', '/api/account/following'),
         call('GET', `/api/online?limit=${Math.min(shown, 100)}`)]);
       // Drawn again only when something changed, so that keyboard focus stays put.
+      if (pollFailed) status.replaceChildren();
+      pollFailed = false;
       const now = JSON.stringify([followed, o]);
       if (now !== last) {
         const focused = document.activeElement?.closest('li')?.dataset.player;
@@ -110,6 +114,7 @@ async function followingPage(main) {
         }
       }
     } catch (error) {
+      pollFailed = true;
       status.replaceChildren(errorNotice(error.message));
     }
     if (main.isConnected) timer = setTimeout(refresh, POLL_MS);
