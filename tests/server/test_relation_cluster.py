@@ -1,16 +1,20 @@
 """Who is online, in one process without Redis: every node of a cluster counts the
 accounts online through any node, as one server would count its own; an account's event
-stream counts as a socket."""
+stream counts as a socket; the window's option."""
 
 from __future__ import annotations
 
 import asyncio
+from pathlib import Path
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from sansu.cli.main import main
 from sansu.server.accounts import Online
+from sansu.server.app.assemble import assemble
 from sansu.server.cluster.presence import FORGET_AFTER, SharedPresence
 from sansu.server.lobby.streams import EventStreams
 from sansu.server.play.hub import Connection, Hub
@@ -95,3 +99,15 @@ def test_an_account_with_an_event_stream_open_is_online() -> None:
         assert not online.is_online(7)
 
     asyncio.run(scenario())
+
+
+@pytest.mark.parametrize("value", ["-1", "nan", "1e9"])
+def test_serve_refuses_a_bad_online_window(value: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["serve", "--online-window", value]) == 2
+    assert "--online-window" in capsys.readouterr().err
+
+
+def test_the_online_window_reaches_the_tracker(tmp_path: Path) -> None:
+    server = assemble(str(tmp_path / "a.db"), online_window=5.0)
+    assert server.online.window == 5.0
+    assert server.hub.online is server.online
