@@ -131,12 +131,14 @@ MAY_IMPORT: dict[str, set[str]] = {
     "bots": {"base", "accounts", "ratings", "play", "lobby", "tournaments"},
     "cluster": {"base", "accounts", "ratings", "play", "lobby", "tournaments", "bots"},
     "chat": {"base", "accounts", "play"},
+    "relation": {"base", "accounts", "play"},
     "app": {
         "base", "accounts", "ratings", "play", "lobby", "tournaments", "analysis", "bots",
-        "cluster", "learn", "chat",
+        "cluster", "learn", "chat", "relation",
     },
     "migrations": {
         "base", "accounts", "ratings", "analysis", "bots", "tournaments", "learn", "chat",
+        "relation",
     },
 }
 """Each server package and the packages it may import: layer on layer, so that a package

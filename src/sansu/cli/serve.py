@@ -127,6 +127,14 @@ def register(sub: argparse._SubParsersAction) -> None:
         " as abandoned, apart from the games to watch (default: 10 minutes)",
     )
     parser.add_argument(
+        "--online-window",
+        type=float,
+        default=None,
+        metavar="SECONDS",
+        help="a signed-in player counts as online this long after their latest request or"
+        " open page (default: a minute)",
+    )
+    parser.add_argument(
         "--forwarded-allow-ips",
         metavar="IPS",
         default=None,
@@ -186,6 +194,9 @@ def run(args: argparse.Namespace) -> int:
     if args.abandon_after is not None and not args.abandon_after >= 0:
         print(f"sansu serve: bad --abandon-after {args.abandon_after}", file=sys.stderr)
         return 2
+    if args.online_window is not None and not 0 <= args.online_window <= 86400:
+        print(f"sansu serve: bad --online-window {args.online_window}", file=sys.stderr)
+        return 2
     db = args.db or str(default_db_path())
     if args.redis and not db.startswith(("postgresql://", "postgres://", "postgresql+")):
         print(
@@ -219,6 +230,7 @@ def run(args: argparse.Namespace) -> int:
             forwarded_allow_ips=args.forwarded_allow_ips,
             **({} if args.keep_idle is None else {"keep_idle": args.keep_idle}),
             **({} if args.abandon_after is None else {"abandon_after": args.abandon_after}),
+            **({} if args.online_window is None else {"online_window": args.online_window}),
         )
     except Exception as error:  # a bad URL or an unreachable database
         print(f"sansu serve: {error}", file=sys.stderr)

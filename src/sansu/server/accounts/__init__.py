@@ -1,5 +1,5 @@
-"""Accounts: users and their passwords, sessions, log-in limits, and who acts in a
-request (a seat's token, a signed-in account, or both).
+"""Accounts: users and their passwords, sessions, log-in limits, who acts in a
+request (a seat's token, a signed-in account, or both), and who is online.
 
 May import: base.
 """
@@ -21,16 +21,20 @@ from sansu.server.accounts.identity import (
 )
 from sansu.server.accounts.login_limits import LoginLimiter
 from sansu.server.accounts.lookalikes import skeleton
+from sansu.server.accounts.online import WINDOW as ONLINE_WINDOW
+from sansu.server.accounts.online import Online
 from sansu.server.accounts.roles import ROLES, audit_entries, audit_log, grant, role_of
 from sansu.server.accounts.routes import CsrfHeader, router
 from sansu.server.accounts.users import User, UserError, find_user, get_user
 from sansu.server.accounts.users import users as users_table
 
 __all__ = [
+    "ONLINE_WINDOW",
     "ROLES",
     "Caller",
     "CsrfHeader",
     "LoginLimiter",
+    "Online",
     "SessionOnly",
     "SignedIn",
     "TokenOrSession",

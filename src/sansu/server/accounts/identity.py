@@ -144,6 +144,14 @@ async def socket_account(store: Store, websocket: HTTPConnection) -> User | None
     return session[1]
 
 
+def mark_seen(connection: HTTPConnection, user_id: int) -> None:
+    """Counts ``user_id`` online for a while: they made a request now
+    (:class:`~sansu.server.accounts.online.Online`, on ``app.state.online``)."""
+    online = getattr(connection.app.state, "online", None)
+    if online is not None:
+        online.seen(user_id)
+
+
 class Caller:
     """Who sent a request, found out only when a route asks: its seat token
     (``Authorization: Bearer``) and its signed-in account.
@@ -166,15 +174,23 @@ class Caller:
 
     async def acting(self, *, write: bool) -> Who:
         """Who acts for seats: see :func:`acting`."""
-        return await acting(self.store, self.connection, self.token, write=write)
+        who = await acting(self.store, self.connection, self.token, write=write)
+        if isinstance(who, SignedIn):
+            mark_seen(self.connection, who.user_id)
+        return who
 
     async def account(self, *, write: bool) -> User | None:
         """The signed-in account: see :func:`account`."""
-        return await account(self.store, self.connection, write=write)
+        user = await account(self.store, self.connection, write=write)
+        if user is not None:
+            mark_seen(self.connection, user.id)
+        return user
 
     async def session(self, csrf: str | None = None, *, write: bool = True) -> tuple[str, User]:
         """The live session, or a refusal: see :func:`signed_session`."""
-        return await signed_session(self.store, self.connection, csrf, write=write)
+        found = await signed_session(self.store, self.connection, csrf, write=write)
+        mark_seen(self.connection, found[1].id)
+        return found
 
 
 def _token_or_session(

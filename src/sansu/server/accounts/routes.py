@@ -35,7 +35,13 @@ from sqlalchemy import Connection
 
 from sansu.server.accounts import sessions as user_sessions
 from sansu.server.accounts import users
-from sansu.server.accounts.identity import COOKIE, CSRF_HEADER, SessionOnly, session_of
+from sansu.server.accounts.identity import (
+    COOKIE,
+    CSRF_HEADER,
+    SessionOnly,
+    mark_seen,
+    session_of,
+)
 from sansu.server.accounts.login_limits import LoginLimiter
 from sansu.server.accounts.users import MAX_PASSWORD, User, UserError
 from sansu.server.base import ApiError, client_of, part, refusals
@@ -168,6 +174,7 @@ async def who_am_i(request: Request, response: Response, store: Store) -> dict[s
     session = await session_of(store, request.cookies)
     if session is None:
         return _state(None, None)
+    mark_seen(request, session[1].id)
     return _state(session[1], user_sessions.csrf_token(session[0]))
 
 
@@ -188,6 +195,7 @@ async def sign_up(
     except UserError as error:
         raise _refusal(error) from None
     set_session_cookie(response, request, session.token)
+    mark_seen(request, session.user.id)
     return _state(session.user, session.csrf)
 
 
@@ -211,6 +219,7 @@ async def log_in(
     except UserError as error:
         return _refused(_too_many(error, body.name, client, limiter))
     set_session_cookie(response, request, session.token)
+    mark_seen(request, session.user.id)
     return _state(session.user, session.csrf)
 
 

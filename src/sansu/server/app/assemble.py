@@ -15,7 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from sansu.server.accounts import LoginLimiter
+from sansu.server.accounts import ONLINE_WINDOW, LoginLimiter, Online
 from sansu.server.analysis import Analyses, Reviews
 from sansu.server.base import Background, Limiter, Metrics, RateLimits, Store, shared_storage
 from sansu.server.bots import pairing_announcer
@@ -39,6 +39,7 @@ from sansu.server.play import (
     Seating,
     Timekeeper,
 )
+from sansu.server.relation import Relations
 from sansu.server.tournaments import Tournaments
 
 
@@ -62,6 +63,8 @@ class Server:
     reviews: Reviews
     puzzles: PuzzleRatings
     chat: Chat
+    online: Online
+    relations: Relations
     cluster: Any = None
     shared: Any = None
 
@@ -79,6 +82,7 @@ def assemble(
     analysis_simulations: tuple[int, int] | None = None,
     redis_url: str | None = None,
     clock: Callable[[], float] = time.time,
+    online_window: float = ONLINE_WINDOW,
 ) -> Server:
     """One server's parts on the database ``db_url``; the arguments are
     :func:`~sansu.server.app.create_app`'s."""
@@ -90,7 +94,8 @@ def assemble(
     # accounts
     login_limiter = LoginLimiter(storage=_login_storage(redis_url)) if redis_url else LoginLimiter()
     # play
-    hub = Hub()
+    online = Online(window=online_window)
+    hub = Hub(online=online)
     hub.max_per_client = (rate_limits or RateLimits()).sockets
     computer = ComputerRunner(computer_workers, time_ms_cap=computer_time_ms)
     rounds = Rounds(store, hub, clock=clock, keep_idle=keep_idle, keep_finished=keep_finished)
@@ -114,7 +119,7 @@ def assemble(
         event_log=EventLog(store),
     )
     # lobby
-    streams = EventStreams()
+    streams = EventStreams(online)
     rounds.on_change(streams.game_changed)
     challenges = Challenges(seating, streams)
     seeks = Seeks(service)
@@ -144,6 +149,8 @@ def assemble(
         reviews=reviews,
         puzzles=PuzzleRatings(store, PuzzleBook(), clock),
         chat=chat,
+        online=online,
+        relations=Relations(store, hub, online, abandon_after=abandon_after, clock=clock),
     )
     # cluster
     if redis_url:

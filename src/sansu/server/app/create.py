@@ -33,8 +33,10 @@ from sansu.server import (
     lobby,
     play,
     ratings,
+    relation,
     tournaments,
 )
+from sansu.server.accounts import ONLINE_WINDOW
 from sansu.server.app.assemble import assemble
 from sansu.server.app.security_headers import install as install_security_headers
 from sansu.server.base import (
@@ -189,6 +191,7 @@ def create_app(
     metrics_port: int | None = None,
     metrics_allow: str | None = None,
     forwarded_allow_ips: str | None = None,
+    online_window: float = ONLINE_WINDOW,
 ) -> FastAPI:
     """The server's app on the database ``db_url`` (a SQLAlchemy URL or a SQLite file path).
 
@@ -210,6 +213,8 @@ def create_app(
     those addresses (``"10.0.0.0/8,::1"``); for anyone else it is 404.
     ``forwarded_allow_ips``: the proxies whose ``X-Forwarded-*`` and ``X-Request-Id``
     headers are believed (``"*"``: any).
+    ``online_window``: seconds a signed-in player counts as online after a request or
+    a socket closed (:mod:`sansu.server.accounts.online`).
     """
     server = assemble(
         db_url or str(default_db_path()),
@@ -222,6 +227,7 @@ def create_app(
         review_simulations=review_simulations,
         analysis_simulations=analysis_simulations,
         redis_url=redis_url,
+        online_window=online_window,
     )
     store, computer, service = server.store, server.computer, server.service
     streams, cluster, shared = server.streams, server.cluster, server.shared
@@ -328,6 +334,7 @@ def create_app(
         learn.mistakes_router,
         learn.trainer_router,
         chat.router,
+        relation.router,
     ]
     for router in routers:
         app.include_router(router)

@@ -7,6 +7,11 @@ also replaces any report of it that was lost). Every node keeps the others'
 latest reports and shows its clients the union of the seats and the sum of
 the spectators, exactly as one server counts its own sockets; a node whose
 reports stop (it died) is forgotten after :data:`FORGET_AFTER` seconds.
+
+The same reports carry the accounts online through each node (``users``: sockets
+open, recent requests; :class:`~sansu.server.accounts.Online`), sent at once when
+an account's sockets open or close and with every heartbeat, so that each node
+counts who is online on the whole cluster.
 """
 
 from __future__ import annotations
@@ -47,9 +52,13 @@ class SharedPresence:
         """By node, by game: its latest reports."""
         self.heard_at: dict[str, float] = {}
         """By node: when it last reported."""
+        self.users: dict[str, frozenset[int]] = {}
+        """By node: the accounts online through it, as it last reported."""
 
     def install(self) -> None:
         self.hub.elsewhere = self
+        self.hub.online.elsewhere = self
+        self.hub.online.on_change = self._report_users
         self.bus.listen(TOPIC, self._heard)
         self.bus.on_connect(self._report_all)
 
@@ -68,6 +77,10 @@ class SharedPresence:
     def players_seen(self) -> set[str]:
         return {g for games in self.theirs.values() for g, part in games.items() if part[0]}
 
+    def users_seen(self) -> set[int]:
+        """The accounts online through the other nodes."""
+        return set().union(*self.users.values())
+
     def changed(self, game_id: str, seats: set[int], spectators: int) -> None:
         part = (frozenset(seats), spectators)
         if self.mine.get(game_id, (frozenset(), 0)) == part:
@@ -83,13 +96,15 @@ class SharedPresence:
     def _heard(self, data: dict[str, Any]) -> None:
         node = str(data["node"])
         self.heard_at[node] = self.clock()
+        if "users" in data:
+            self.users[node] = frozenset(int(u) for u in data["users"])
         games = self.theirs.setdefault(node, {})
         if "all" in data:
             reported = {str(g): _decode(p) for g, p in dict(data["all"]).items()}
             touched = set(games) | set(reported)
             games.clear()
             games.update(reported)
-        else:
+        elif "g" in data:
             game_id = str(data["g"])
             part = _decode(data["p"])
             if part[0] or part[1]:
@@ -97,6 +112,8 @@ class SharedPresence:
             else:
                 games.pop(game_id, None)
             touched = {game_id}
+        else:
+            touched = set()
         self._show(touched)
 
     def _show(self, game_ids: set[str]) -> None:
@@ -106,7 +123,11 @@ class SharedPresence:
                 self.hub.send_presence(live)
 
     def _report_all(self) -> None:
-        self.bus.publish(TOPIC, {"all": {g: _encode(p) for g, p in self.mine.items()}})
+        mine = {g: _encode(p) for g, p in self.mine.items()}
+        self.bus.publish(TOPIC, {"all": mine, "users": sorted(self.hub.online.here())})
+
+    def _report_users(self) -> None:
+        self.bus.publish(TOPIC, {"users": sorted(self.hub.online.here())})
 
     async def run(self) -> None:
         """Reports everything now and then, and forgets the nodes that went silent."""
@@ -114,14 +135,19 @@ class SharedPresence:
             await asyncio.sleep(HEARTBEAT)
             try:
                 self._report_all()
-                now = self.clock()
-                for node, at in list(self.heard_at.items()):
-                    if now - at > FORGET_AFTER:
-                        log.info("presence: node %s is silent; its sockets no longer count", node)
-                        del self.heard_at[node]
-                        self._show(set(self.theirs.pop(node, {})))
+                self.forget_silent()
             except Exception:
                 log.exception("presence keeper failed")
+
+    def forget_silent(self) -> None:
+        """Forgets the reports of the nodes silent for :data:`FORGET_AFTER` seconds."""
+        now = self.clock()
+        for node, at in list(self.heard_at.items()):
+            if now - at > FORGET_AFTER:
+                log.info("presence: node %s is silent; its sockets no longer count", node)
+                del self.heard_at[node]
+                self.users.pop(node, None)
+                self._show(set(self.theirs.pop(node, {})))
 
 
 def _encode(part: Part) -> list[Any]:

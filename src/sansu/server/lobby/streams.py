@@ -16,6 +16,7 @@ from collections import OrderedDict
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
+from sansu.server.accounts import Online
 from sansu.server.play import LiveGame, dumps
 
 KEEPALIVE = 7.0
@@ -42,8 +43,10 @@ def finished_game(live: LiveGame) -> dict[str, Any]:
 class EventStreams:
     """The open event streams, by account; ends them all when the server stops."""
 
-    def __init__(self) -> None:
+    def __init__(self, online: Online | None = None) -> None:
         self.queues: dict[int, set[asyncio.Queue[dict[str, Any] | None]]] = {}
+        self.accounts_online = online
+        """The accounts online: one with a stream open here counts (a bot listening)."""
         self.closing = False
         self._announced: OrderedDict[tuple[str, int], None] = OrderedDict()
 
@@ -96,6 +99,8 @@ class EventStreams:
         """
         queue: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
         self.queues.setdefault(user_id, set()).add(queue)
+        if self.accounts_online is not None:
+            self.accounts_online.opened(user_id)
         try:
             opening = await first()
             for event in opening:
@@ -117,6 +122,8 @@ class EventStreams:
                 queues.discard(queue)
                 if not queues:
                     del self.queues[user_id]
+            if self.accounts_online is not None:
+                self.accounts_online.closed(user_id)
 
 
 def _key(event: dict[str, Any] | str) -> tuple[str, str] | None:

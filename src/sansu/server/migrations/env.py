@@ -17,6 +17,7 @@ import sansu.server.bots
 import sansu.server.chat
 import sansu.server.learn
 import sansu.server.ratings
+import sansu.server.relation
 import sansu.server.tournaments  # noqa: F401
 from sansu.server.base import metadata
 

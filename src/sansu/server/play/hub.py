@@ -16,6 +16,7 @@ import time
 from collections.abc import Callable, Iterable
 from typing import Any, Protocol
 
+from sansu.server.accounts import Online
 from sansu.server.base import ApiError
 from sansu.server.play.live import Event, LiveGame, dumps
 
@@ -35,12 +36,16 @@ class Socket(Protocol):
 
 
 class Connection:
-    """One client's WebSocket on one game: the seats its token holds, its queue."""
+    """One client's WebSocket on one game: the seats its token holds, its queue, and the
+    account signed in on it (``None``: anonymous), which is online while it is open."""
 
-    def __init__(self, socket: Socket, game_id: str, seats: frozenset[int]) -> None:
+    def __init__(
+        self, socket: Socket, game_id: str, seats: frozenset[int], user_id: int | None = None
+    ) -> None:
         self.socket = socket
         self.game_id = game_id
         self.seats = seats
+        self.user_id = user_id
         self.queue: asyncio.Queue[str | None] = asyncio.Queue()
         self.closed = False
 
@@ -94,8 +99,12 @@ class Elsewhere(Protocol):
 class Hub:
     """Every open connection, by game."""
 
-    def __init__(self, clock: Callable[[], float] = time.time) -> None:
+    def __init__(
+        self, clock: Callable[[], float] = time.time, online: Online | None = None
+    ) -> None:
         self.connections: dict[str, set[Connection]] = {}
+        self.online = online if online is not None else Online()
+        """The accounts online: those with a connection here count while it is open."""
         self._presence: dict[str, str] = {}
         self._clock = clock
         self._players_left: dict[str, float] = {}
@@ -135,14 +144,18 @@ class Hub:
 
     def add(self, live: LiveGame, connection: Connection) -> None:
         self.connections.setdefault(live.id, set()).add(connection)
+        if connection.user_id is not None:
+            self.online.opened(connection.user_id)
         self._changed(live)
 
     def remove(self, live: LiveGame, connection: Connection) -> None:
         connection.closed = True
         connection.queue.put_nowait(None)
         conns = self.connections.get(live.id)
-        if conns is not None:
+        if conns is not None and connection in conns:
             conns.discard(connection)
+            if connection.user_id is not None:
+                self.online.closed(connection.user_id)
             if not conns:
                 del self.connections[live.id]
         if connection.seats and not any(c.seats for c in conns or ()):

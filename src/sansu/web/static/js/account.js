@@ -49,6 +49,7 @@ async function draw(main, message, signedIn = null) {
       h('p', {}, 'Signed in as ', h('strong', {'data-testid': 'account-name'}, me.user.name),
         me.user.bot ? ' ' : '', me.user.bot ? botBadge() : '', '. ',
         h('a', {href: `#/@/${encodeURIComponent(me.user.name)}`}, 'Your profile'), ' · ',
+        h('a', {href: '#/following'}, 'Following'), ' · ',
         h('a', {href: '#/settings'}, 'Settings')),
       ...await botPanels(me, redraw),
       accountForm('logout', 'Log out', [], 'Log out',

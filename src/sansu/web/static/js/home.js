@@ -7,6 +7,7 @@ import {catalog, gameInfo, games, levelRatings} from './catalog.js';
 import {boardModule} from './games.js';
 import {h} from './kit.js';
 import {drawDiagrams} from './diagrams.js';
+import {onlineLine} from './relations.js';
 import {lessonOffer, newcomerEntry} from './newcomer.js';
 import {renderMarkdown} from './markdown.js';
 import {go, route} from './router.js';
@@ -34,7 +35,7 @@ route(/^\/$/, 'home', async (main) => {
   main.append(h('section', {class: 'hero'},
     h('h1', {}, 'Games of grids and digits'),
     h('p', {}, 'Play against the computer, with a friend on this device, or online by sending a '
-      + 'link — and watch others play.'), newcomerEntry()));
+      + 'link — and watch others play.'), newcomerEntry(), onlineLine().line));
   const cards = h('div', {class: 'cards'});
   main.append(cards);
   const list = await games();

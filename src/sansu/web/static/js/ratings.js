@@ -6,6 +6,7 @@
 import {ApiError, errorText} from './api.js';
 import {catalog as loadCatalog, games, levelRatings} from './catalog.js';
 import {challengeForm, twoPlayerGames} from './challenge.js';
+import {relationBar} from './relations.js';
 import {KNOWN_GAMES} from './games.js';
 import {h, s} from './kit.js';
 import {route} from './router.js';
@@ -113,6 +114,7 @@ async function profilePage(main, name) {
       : h('p', {class: 'muted'}, 'No game yet.'));
   // A signed-in person challenges another by name (a bot from its own page).
   const me = await call('GET', '/api/account');
+  main.querySelector('.profile-name').after(await relationBar(p.name, me));
   if (p.bot) {
     main.append(h('p', {}, h('a', {href: `#/bot/${enc(p.name)}`}, `Challenge ${p.name}`)));
   } else if (me.user && !me.user.bot && me.user.name.toLowerCase() !== p.name.toLowerCase()) {
