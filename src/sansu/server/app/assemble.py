@@ -15,7 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from sansu.server.accounts import LoginLimiter
+from sansu.server.accounts import LoginLimiter, Mailer, Postbox, parse_smtp_url
 from sansu.server.analysis import Analyses, Reviews
 from sansu.server.base import Background, Limiter, Metrics, RateLimits, Store, shared_storage
 from sansu.server.bots import pairing_announcer
@@ -62,6 +62,7 @@ class Server:
     reviews: Reviews
     puzzles: PuzzleRatings
     chat: Chat
+    postbox: Postbox
     cluster: Any = None
     shared: Any = None
 
@@ -79,6 +80,8 @@ def assemble(
     analysis_simulations: tuple[int, int] | None = None,
     redis_url: str | None = None,
     clock: Callable[[], float] = time.time,
+    smtp_url: str | None = None,
+    public_url: str = "http://127.0.0.1:8000",
 ) -> Server:
     """One server's parts on the database ``db_url``; the arguments are
     :func:`~sansu.server.app.create_app`'s."""
@@ -89,6 +92,8 @@ def assemble(
     limiter = Limiter(rate_limits, shared_storage(redis_url) if redis_url else None)
     # accounts
     login_limiter = LoginLimiter(storage=_login_storage(redis_url)) if redis_url else LoginLimiter()
+    mailer = Mailer(parse_smtp_url(smtp_url)) if smtp_url else None
+    postbox = Postbox(mailer, public_url, clock=clock)
     # play
     hub = Hub()
     hub.max_per_client = (rate_limits or RateLimits()).sockets
@@ -144,6 +149,7 @@ def assemble(
         reviews=reviews,
         puzzles=PuzzleRatings(store, PuzzleBook(), clock),
         chat=chat,
+        postbox=postbox,
     )
     # cluster
     if redis_url:

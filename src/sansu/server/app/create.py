@@ -189,6 +189,8 @@ def create_app(
     metrics_port: int | None = None,
     metrics_allow: str | None = None,
     forwarded_allow_ips: str | None = None,
+    smtp_url: str | None = None,
+    public_url: str = "http://127.0.0.1:8000",
 ) -> FastAPI:
     """The server's app on the database ``db_url`` (a SQLAlchemy URL or a SQLite file path).
 
@@ -210,6 +212,9 @@ def create_app(
     those addresses (``"10.0.0.0/8,::1"``); for anyone else it is 404.
     ``forwarded_allow_ips``: the proxies whose ``X-Forwarded-*`` and ``X-Request-Id``
     headers are believed (``"*"``: any).
+    ``smtp_url``: the SMTP server of the account mails (``smtp://…``, ``smtps://…``;
+    ``None``: no mail, no email features); ``public_url``: the site's address as its
+    users reach it, which the mailed links point to (never the request's ``Host``).
     """
     server = assemble(
         db_url or str(default_db_path()),
@@ -222,6 +227,8 @@ def create_app(
         review_simulations=review_simulations,
         analysis_simulations=analysis_simulations,
         redis_url=redis_url,
+        smtp_url=smtp_url,
+        public_url=public_url,
     )
     store, computer, service = server.store, server.computer, server.service
     streams, cluster, shared = server.streams, server.cluster, server.shared
@@ -249,6 +256,7 @@ def create_app(
                 if cluster is not None:
                     await cluster.stop()
                 await service.stop()
+                await server.postbox.close()
                 await store.drain()
             finally:
                 computer.close()
@@ -314,6 +322,7 @@ def create_app(
         play.socket_router,
         analysis.reviews_router,
         accounts.router,
+        accounts.recovery_router,
         analysis.hints_router,
         ratings.router,
         lobby.router,
