@@ -31,7 +31,8 @@ async function start() {
   const pages = await Promise.allSettled([import('./home.js'), import('./play.js'),
     import('./lobby.js'), import('./account.js'), import('./seeks.js'),
     import('./bots.js'), import('./analysis.js'), import('./tournament.js'), import('./ratings.js'),
-    import('./settings.js'), import('./learn.js'), import('./puzzles.js'), import('./trainer.js')]);
+    import('./settings.js'), import('./learn.js'), import('./puzzles.js'), import('./trainer.js'),
+    import('./recovery.js')]);
   for (const p of pages) if (p.status === 'rejected') console.error(p.reason);
   await startRouter();
   document.documentElement.dataset.ready = 'true';
