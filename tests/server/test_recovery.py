@@ -6,12 +6,15 @@ request, the limits on them, links that point to the configured site whatever th
 from __future__ import annotations
 
 import logging
+import string
 import time
 from collections.abc import Iterator
 from urllib.parse import urlsplit
 
 import pytest
 from fastapi.testclient import TestClient
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from sansu.server.accounts.identity import CSRF_HEADER
 from tests.server.accounts_fixtures import fast_hashing_fixture  # noqa: F401
@@ -299,3 +302,32 @@ def test_without_smtp_the_email_features_are_off(db_path: str, fast_hashing: Non
 def test_a_bad_reset_is_refused_clearly(web: TestClient, body: dict) -> None:
     r = web.post("/api/account/reset", json=body)
     assert r.status_code in (400, 422) and r.json()["error"]["message"]
+
+
+TOKENS = st.one_of(
+    st.text(max_size=140),
+    st.text(string.ascii_letters + string.digits + "-_", min_size=40, max_size=50),
+)
+
+
+@settings(
+    max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(token=TOKENS)
+def test_no_made_up_token_opens_a_link(web: TestClient, mailbox: Mailbox, token: str) -> None:
+    if not web.cookies:
+        sign_up(web)
+        verified(web, mailbox)
+        web.post("/api/account/reset/request", json={"who": "Alice"})
+        mailbox.wait(2)
+    before = web.get("/api/account/email").json()
+    for path, body in (
+        ("/api/account/email/verify", {"token": token}),
+        ("/api/account/reset", {"token": token, "new_password": NEW_PASSWORD}),
+    ):
+        r = web.post(path, json=body)
+        assert r.status_code in (400, 422) and r.json()["error"]["code"] in (
+            "bad_link", "invalid_request",
+        ), r.text  # fmt: skip
+    assert web.get("/api/account/email").json() == before
+    assert web.get("/api/account").json()["user"]["name"] == "Alice"  # no session ended

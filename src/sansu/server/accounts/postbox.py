@@ -15,7 +15,8 @@ itself tells nothing about who exists.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
+from typing import Any
 
 from limits import parse_many
 from limits.storage import MemoryStorage
@@ -23,6 +24,7 @@ from limits.strategies import MovingWindowRateLimiter
 
 from sansu.server.accounts.mail import Mailer
 from sansu.server.accounts.recovery import RESET, Letter
+from sansu.server.base import Background
 
 PER_CLIENT = "10/hour;30/day"
 """Reset requests from one address."""
@@ -48,6 +50,7 @@ class Postbox:
         self._limiter = MovingWindowRateLimiter(MemoryStorage())
         self._per_client = parse_many(per_client)
         self._per_target = parse_many(per_target)
+        self.background = Background()
 
     @property
     def configured(self) -> bool:
@@ -86,6 +89,11 @@ class Postbox:
         )
         self.mailer.send(letter.email, subject, text)
 
+    def later(self, work: Coroutine[Any, Any, Any]) -> None:
+        """Runs ``work`` after the answer (a reset request's lookup: its time tells nothing)."""
+        self.background.spawn(work)
+
     async def close(self) -> None:
+        await self.background.stop()
         if self.mailer is not None:
             await self.mailer.close()
