@@ -106,7 +106,7 @@ def _private(response: Response) -> None:
 
 def _need_mail(postbox: Postbox) -> None:
     if not postbox.configured:
-        raise ApiError(503, "email_not_configured", "this server sends no mail (see --smtp)")
+        raise ApiError(404, "email_not_configured", "this server sends no mail (see --smtp)")
 
 
 async def _with_password(
@@ -151,7 +151,9 @@ async def email_state(
     return state
 
 
-@router.post("/email", status_code=202, response_model=EmailState, responses=refusals(401, 403))
+@router.post(
+    "/email", status_code=202, response_model=EmailState, responses=refusals(401, 403, 404)
+)
 async def change_email(
     body: EmailChange,
     request: Request,
@@ -219,7 +221,7 @@ async def verify_email(
     return {"ok": True, "email": address}
 
 
-@router.post("/reset/request", status_code=202, responses=refusals(503))
+@router.post("/reset/request", status_code=202, responses=refusals(404))
 async def request_reset(
     body: ResetRequest, request: Request, response: Response, store: Store, postbox: Mail
 ) -> Any:
