@@ -237,6 +237,22 @@ def test_reset_requests_are_limited_per_target_and_per_client(
     assert mailbox.mails == []
 
 
+def test_verification_mails_are_limited_per_address(web: TestClient, mailbox: Mailbox) -> None:
+    sign_up(web)
+    for n in range(1, 4):
+        set_email(web, mailbox, "Alice@example.org", n)
+    r = web.post("/api/account/email", json={"email": "alice@example.org", "password": PASSWORD})
+    assert r.status_code == 429 and int(r.headers["retry-after"]) > 0
+    assert (
+        web.post(
+            "/api/account/email", json={"email": "other@example.org", "password": PASSWORD}
+        ).status_code
+        == 202
+    )
+    mailbox.wait(4)
+    assert [m["To"] for m in mailbox.mails].count("alice@example.org") == 3
+
+
 def test_the_link_points_to_the_site_whatever_the_host_header(
     web: TestClient, mailbox: Mailbox
 ) -> None:

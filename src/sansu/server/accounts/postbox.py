@@ -7,9 +7,9 @@ link to another site, which would then receive the token when followed. The toke
 in the link's fragment (``/#/reset/TOKEN``), which a browser never sends to a server,
 so it reaches no access log; the page posts it in a body.
 
-Reset requests are limited per client address and per target (the name or address
-typed, whether or not an account has it), so that nobody floods an inbox and the limit
-itself tells nothing about who exists.
+Mails asked for are limited per client address and per target (for a reset, the name
+or address typed, whether or not an account has it; for a verification, the address),
+so that nobody floods an inbox and the limit itself tells nothing about who exists.
 """
 
 from __future__ import annotations
@@ -27,9 +27,9 @@ from sansu.server.accounts.recovery import RESET, Letter
 from sansu.server.base import Background
 
 PER_CLIENT = "10/hour;30/day"
-"""Reset requests from one address."""
+"""Requests of one kind of mail from one client address."""
 PER_TARGET = "3/hour;10/day"
-"""Reset requests for one name or address, from anywhere."""
+"""Requests of one kind of mail for one name or address, from anywhere."""
 
 
 class Postbox:
@@ -59,15 +59,16 @@ class Postbox:
     def link(self, letter: Letter) -> str:
         return f"{self.public_url}/#/{letter.purpose}/{letter.token}"
 
-    def allow_reset(self, client: str, target: str) -> bool:
-        """Counts a reset request; ``False`` past a limit (then nothing is counted)."""
+    def allow(self, purpose: str, client: str, target: str) -> bool:
+        """Counts a request for a mail of ``purpose`` (``reset``, ``verify``); ``False`` past
+        a limit (then nothing is counted)."""
         counts = [(item, "client", client) for item in self._per_client] + [
             (item, "target", target.strip().lower()[:254]) for item in self._per_target
         ]
-        if not all(self._limiter.test(item, "reset", kind, key) for item, kind, key in counts):
+        if not all(self._limiter.test(item, purpose, kind, key) for item, kind, key in counts):
             return False
         for item, kind, key in counts:
-            self._limiter.hit(item, "reset", kind, key)
+            self._limiter.hit(item, purpose, kind, key)
         return True
 
     def send(self, letter: Letter) -> None:

@@ -104,6 +104,14 @@ def _private(response: Response) -> None:
     response.headers["Cache-Control"] = "no-store"
 
 
+def _too_many_mails() -> Response:
+    refusal = error_response(
+        ApiError(429, "too_many_requests", "too many mails asked for: wait and try again")
+    )
+    refusal.headers.update({"Retry-After": "3600", "Cache-Control": "no-store"})
+    return refusal
+
+
 def _need_mail(postbox: Postbox) -> None:
     if not postbox.configured:
         raise ApiError(404, "email_not_configured", "this server sends no mail (see --smtp)")
@@ -163,17 +171,20 @@ async def change_email(
     limiter: LoginLimits,
     caller: SessionOnly,
     csrf: CsrfHeader = None,
-) -> dict[str, Any]:
+) -> Any:
     """Sends a verification link to a new address (needs the password); the account's
-    address stays the old one until the link is followed."""
+    address stays the old one until the link is followed. Past 3 links an hour to one
+    address, or 10 from one client, it is ``429``."""
     _private(response)
     _need_mail(postbox)
     _token, user = await caller.session(csrf or "")
     now = postbox.clock()
     try:
-        recovery.normalise_email(body.email)  # a typo is not a wrong password
+        address = recovery.normalise_email(body.email)  # a typo is not a wrong password
     except UserError as error:
         raise _refusal(error) from None
+    if not postbox.allow(recovery.VERIFY, client_of(request.scope), address):
+        return _too_many_mails()
 
     def job(c: Connection) -> tuple[recovery.Letter | None, dict[str, Any]]:
         letter = recovery.request_email(c, user.id, body.password, body.email, now=now)
@@ -230,12 +241,8 @@ async def request_reset(
     for one name or address, or 10 from one client, it is ``429``."""
     _private(response)
     _need_mail(postbox)
-    if not postbox.allow_reset(client_of(request.scope), body.who):
-        refusal = error_response(
-            ApiError(429, "too_many_requests", "too many reset requests: wait and try again")
-        )
-        refusal.headers.update({"Retry-After": "3600", "Cache-Control": "no-store"})
-        return refusal
+    if not postbox.allow(recovery.RESET, client_of(request.scope), body.who):
+        return _too_many_mails()
     now = postbox.clock()
 
     async def look_up() -> None:
