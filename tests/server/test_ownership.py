@@ -121,3 +121,15 @@ def test_the_export_holds_the_account_s_data_and_no_secret(db_path: str, web: Te
     assert alice.cookies.get("sansu_session") not in r.text
     bob_export = bob.get("/api/account/export").json()
     assert bob_export["profile"]["name"] == "Bob" and bob_export["chat_messages"] == []
+
+
+def test_wrong_passwords_at_deletion_count_as_failed_log_ins(web: TestClient) -> None:
+    alice = Browser(web).sign("Alice", new=True)
+    for _ in range(5):
+        r = alice.post("/api/account/delete", json={"password": "a wrong password"})
+        assert r.status_code == 403
+    held = alice.post("/api/account/delete", json={"password": PASSWORD})
+    assert held.status_code == 429 and held.json()["error"]["code"] == "too_many_attempts"
+    assert alice.get("/api/account").json()["user"]["name"] == "Alice"
+    r = Browser(web).post("/api/account/login", json={"name": "Alice", "password": PASSWORD})
+    assert r.status_code == 429  # the same count as log-ins from this address
