@@ -10,6 +10,7 @@ import signal
 import socket
 import sys
 from types import FrameType
+from urllib.parse import urlsplit
 
 try:
     from sansu.server.base.ratelimit import ACCOUNTS, CREATES, IMPORTS, REQUESTS, SOCKETS
@@ -143,6 +144,21 @@ def register(sub: argparse._SubParsersAction) -> None:
         " known by the address it connects from)",
     )
     parser.add_argument(
+        "--smtp",
+        metavar="URL",
+        default=None,
+        help="send the account mails (address verification, password reset) through this"
+        " server: smtp://USER:PASS@HOST:587?starttls=1&from=ADDRESS or smtps://… (default:"
+        " no mail; the site offers no email features)",
+    )
+    parser.add_argument(
+        "--public-url",
+        metavar="URL",
+        default=None,
+        help="the site's address as its users reach it, e.g. https://sansu.example.org: the"
+        " mailed links point there (default: http://HOST:PORT of this listener)",
+    )
+    parser.add_argument(
         "--metrics-port",
         type=int,
         default=None,
@@ -207,6 +223,10 @@ def run(args: argparse.Namespace) -> int:
     if problem:
         print(f"sansu serve: {problem}", file=sys.stderr)
         return 2
+    public_url = _public_url(args)
+    if public_url is None:
+        print(f"sansu serve: bad --public-url {args.public_url!r}", file=sys.stderr)
+        return 2
     sockets = args.rate_limit_sockets
     if sockets != "none" and not (sockets.isdigit() and int(sockets) > 0):
         print(f"sansu serve: bad --rate-limit-sockets {sockets!r}", file=sys.stderr)
@@ -228,6 +248,8 @@ def run(args: argparse.Namespace) -> int:
             metrics_port=args.metrics_port,
             metrics_allow=args.metrics_allow,
             forwarded_allow_ips=args.forwarded_allow_ips,
+            smtp_url=args.smtp,
+            public_url=public_url,
             **({} if args.keep_idle is None else {"keep_idle": args.keep_idle}),
             **({} if args.abandon_after is None else {"abandon_after": args.abandon_after}),
             **({} if args.online_window is None else {"online_window": args.online_window}),
@@ -284,6 +306,18 @@ def run(args: argparse.Namespace) -> int:
         sockets = [config.bind_socket(), _listen(args.metrics_host, args.metrics_port)]
         server.run(sockets=sockets)
     return 0 if server.started else 1
+
+
+def _public_url(args: argparse.Namespace) -> str | None:
+    """The address the mailed links point to; ``None`` if ``--public-url`` is no http(s)
+    URL with a host."""
+    if args.public_url is None:
+        host = f"[{args.host}]" if ":" in args.host else args.host
+        return f"http://{host}:{args.port}"
+    parts = urlsplit(args.public_url)
+    if parts.scheme not in ("http", "https") or not parts.hostname or parts.query:
+        return None
+    return args.public_url.rstrip("/")
 
 
 def _check_metrics(args: argparse.Namespace) -> str | None:

@@ -1,5 +1,6 @@
-"""Accounts: users and their passwords, sessions, log-in limits, who acts in a
-request (a seat's token, a signed-in account, or both), and who is online.
+"""Accounts: users and their passwords, sessions, log-in limits, who acts in a request
+(a seat's token, a signed-in account, or both), who is online, and recovery and
+ownership (an email address, reset links, deletion, export).
 
 May import: base.
 """
@@ -21,10 +22,13 @@ from sansu.server.accounts.identity import (
 )
 from sansu.server.accounts.login_limits import LoginLimiter
 from sansu.server.accounts.lookalikes import skeleton
+from sansu.server.accounts.mail import Mailer, SmtpServer, parse_smtp_url
 from sansu.server.accounts.online import WINDOW as ONLINE_WINDOW
 from sansu.server.accounts.online import Online
+from sansu.server.accounts.postbox import Postbox
 from sansu.server.accounts.roles import ROLES, audit_entries, audit_log, grant, role_of
 from sansu.server.accounts.routes import CsrfHeader, router
+from sansu.server.accounts.routes_recovery import router as recovery_router
 from sansu.server.accounts.users import User, UserError, find_user, get_user
 from sansu.server.accounts.users import users as users_table
 
@@ -34,9 +38,12 @@ __all__ = [
     "Caller",
     "CsrfHeader",
     "LoginLimiter",
+    "Mailer",
     "Online",
+    "Postbox",
     "SessionOnly",
     "SignedIn",
+    "SmtpServer",
     "TokenOrSession",
     "User",
     "UserError",
@@ -49,6 +56,8 @@ __all__ = [
     "find_user",
     "get_user",
     "grant",
+    "parse_smtp_url",
+    "recovery_router",
     "role_of",
     "router",
     "session_of",

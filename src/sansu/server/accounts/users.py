@@ -16,7 +16,17 @@ from dataclasses import dataclass
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
-from sqlalchemy import Boolean, Connection, Float, Integer, String, insert, select, update
+from sqlalchemy import (
+    Boolean,
+    Connection,
+    Float,
+    Integer,
+    String,
+    UniqueConstraint,
+    insert,
+    select,
+    update,
+)
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Mapped, mapped_column
 
@@ -64,6 +74,12 @@ class UserRow(Base):
     """A program's account (a bot plays through the API); kept off the human leaderboards."""
     role: Mapped[str | None] = mapped_column(String(16), nullable=True)
     """``admin`` or ``moderator``; ``None``: a player (:mod:`~.roles`)."""
+    email: Mapped[str | None] = mapped_column(String(254), nullable=True)
+    """The verified address, normalised (:mod:`~.recovery`); ``None``: none verified."""
+    deleted_at: Mapped[float | None] = mapped_column(Float, nullable=True)
+    """When its owner deleted the account (:mod:`~.ownership`); ``None``: in use."""
+
+    __table_args__ = (UniqueConstraint("email", name="uq_users_email"),)
 
 
 users = UserRow.__table__
@@ -233,6 +249,23 @@ def change_password(
         raise UserError("no_user", "no such user")
     if not _verify(row.password_hash, _usable(old_password)):
         raise UserError("bad_credentials", "the current password is wrong")
+    connection.execute(
+        update(users)
+        .where(users.c.id == user_id)
+        .values(password_hash=HASHER.hash(new_password), password_changed_at=now)
+    )
+
+
+def password_matches(connection: Connection, user_id: int, password: object) -> bool:
+    """Whether ``password`` is the account's (one Argon2 verification, as a log-in)."""
+    row = connection.execute(select(users.c.password_hash).where(users.c.id == user_id)).first()
+    return _verify(row.password_hash if row else None, _usable(password))
+
+
+def set_password(connection: Connection, user_id: int, new_password: object, *, now: float) -> None:
+    """Sets a new password without the old one (a reset link proved the owner); the caller
+    revokes the account's sessions."""
+    new_password = check_password(new_password)
     connection.execute(
         update(users)
         .where(users.c.id == user_id)

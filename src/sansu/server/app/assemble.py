@@ -15,7 +15,14 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from sansu.server.accounts import ONLINE_WINDOW, LoginLimiter, Online
+from sansu.server.accounts import (
+    ONLINE_WINDOW,
+    LoginLimiter,
+    Mailer,
+    Online,
+    Postbox,
+    parse_smtp_url,
+)
 from sansu.server.analysis import Analyses, Reviews
 from sansu.server.base import Background, Limiter, Metrics, RateLimits, Store, shared_storage
 from sansu.server.bots import pairing_announcer
@@ -65,6 +72,7 @@ class Server:
     chat: Chat
     online: Online
     relations: Relations
+    postbox: Postbox
     cluster: Any = None
     shared: Any = None
 
@@ -83,6 +91,8 @@ def assemble(
     redis_url: str | None = None,
     clock: Callable[[], float] = time.time,
     online_window: float = ONLINE_WINDOW,
+    smtp_url: str | None = None,
+    public_url: str = "http://127.0.0.1:8000",
 ) -> Server:
     """One server's parts on the database ``db_url``; the arguments are
     :func:`~sansu.server.app.create_app`'s."""
@@ -93,6 +103,8 @@ def assemble(
     limiter = Limiter(rate_limits, shared_storage(redis_url) if redis_url else None)
     # accounts
     login_limiter = LoginLimiter(storage=_login_storage(redis_url)) if redis_url else LoginLimiter()
+    mailer = Mailer(parse_smtp_url(smtp_url)) if smtp_url else None
+    postbox = Postbox(mailer, public_url, clock=clock)
     # play
     online = Online(window=online_window)
     hub = Hub(online=online)
@@ -151,6 +163,7 @@ def assemble(
         chat=chat,
         online=online,
         relations=Relations(store, hub, online, abandon_after=abandon_after, clock=clock),
+        postbox=postbox,
     )
     # cluster
     if redis_url:

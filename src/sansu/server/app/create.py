@@ -192,6 +192,8 @@ def create_app(
     metrics_allow: str | None = None,
     forwarded_allow_ips: str | None = None,
     online_window: float = ONLINE_WINDOW,
+    smtp_url: str | None = None,
+    public_url: str = "http://127.0.0.1:8000",
 ) -> FastAPI:
     """The server's app on the database ``db_url`` (a SQLAlchemy URL or a SQLite file path).
 
@@ -215,6 +217,9 @@ def create_app(
     headers are believed (``"*"``: any).
     ``online_window``: seconds a signed-in player counts as online after a request or
     a socket closed (:mod:`sansu.server.accounts.online`).
+    ``smtp_url``: the SMTP server of the account mails (``smtp://…``, ``smtps://…``;
+    ``None``: no mail, no email features); ``public_url``: the site's address as its
+    users reach it, which the mailed links point to (never the request's ``Host``).
     """
     server = assemble(
         db_url or str(default_db_path()),
@@ -228,6 +233,8 @@ def create_app(
         analysis_simulations=analysis_simulations,
         redis_url=redis_url,
         online_window=online_window,
+        smtp_url=smtp_url,
+        public_url=public_url,
     )
     store, computer, service = server.store, server.computer, server.service
     streams, cluster, shared = server.streams, server.cluster, server.shared
@@ -255,6 +262,7 @@ def create_app(
                 if cluster is not None:
                     await cluster.stop()
                 await service.stop()
+                await server.postbox.close()
                 await store.drain()
             finally:
                 computer.close()
@@ -320,6 +328,7 @@ def create_app(
         play.socket_router,
         analysis.reviews_router,
         accounts.router,
+        accounts.recovery_router,
         analysis.hints_router,
         ratings.router,
         lobby.router,

@@ -4,41 +4,15 @@
 // the session's CSRF token, which only this site's pages can read from the
 // server's answers.
 
-import {accountChanged} from './api.js';
+import {accountForm, field} from './account_forms.js';
+import {emailState, forgotLink, ownershipPanels} from './account_email.js';
 import {botBadge, botPanels} from './bot_account.js';
 import {h} from './kit.js';
 import {go, route} from './router.js';
 import {call} from './session.js';
-import {announce, errorNotice} from './ui.js';
-
-function field(id, text, attrs) {
-  return h('div', {class: 'field'}, h('label', {for: id}, text), h('input', {id, ...attrs}));
-}
-
-/** A form that posts its fields to `path`, then redraws the page. */
-function accountForm(id, title, fields, button, submit, redraw) {
-  const status = h('div', {'aria-live': 'polite'});
-  const form = h('form', {class: 'panel', 'aria-labelledby': `${id}-h`},
-    h('h2', {id: `${id}-h`}, title), ...fields, status,
-    h('button', {type: 'submit', class: 'btn primary'}, button));
-  form.addEventListener('submit', async (e) => {
-    e.preventDefault();
-    status.replaceChildren();
-    const values = Object.fromEntries(new FormData(form));
-    try {
-      const message = await submit(values);
-      accountChanged();
-      announce(message);
-      await redraw(message);
-    } catch (error) {
-      status.replaceChildren(errorNotice(error.message));
-    }
-  });
-  return form;
-}
 
 async function draw(main, message, signedIn = null) {
-  const me = await call('GET', '/api/account');
+  const [me, email] = await Promise.all([call('GET', '/api/account'), emailState()]);
   const redraw = (text) => draw(main, text);
   // After logging in or signing up from another page's link, back to that page.
   const enter = signedIn || redraw;
@@ -63,7 +37,8 @@ async function draw(main, message, signedIn = null) {
             minlength: 8}),
       ], 'Change the password',
       (v) => call('POST', '/api/account/password', v, me.csrf_token)
-        .then(() => 'Password changed; your other sessions were logged out.'), redraw));
+        .then(() => 'Password changed; your other sessions were logged out.'), redraw),
+      ...ownershipPanels(me, email, redraw));
     return;
   }
   main.append(
@@ -74,6 +49,7 @@ async function draw(main, message, signedIn = null) {
       field('login-name', 'User name', {name: 'name', autocomplete: 'username', required: true}),
       field('login-password', 'Password',
         {name: 'password', type: 'password', autocomplete: 'current-password', required: true}),
+      forgotLink(email),
     ], 'Log in', (v) => call('POST', '/api/account/login', v).then((r) => `Welcome back, ${r.user.name}.`),
     enter),
     accountForm('signup', 'Sign up', [

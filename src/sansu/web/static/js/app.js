@@ -32,7 +32,7 @@ async function start() {
     import('./lobby.js'), import('./account.js'), import('./seeks.js'),
     import('./bots.js'), import('./analysis.js'), import('./tournament.js'), import('./ratings.js'),
     import('./settings.js'), import('./learn.js'), import('./puzzles.js'), import('./trainer.js'),
-    import('./following.js')]);
+    import('./following.js'), import('./recovery.js')]);
   for (const p of pages) if (p.status === 'rejected') console.error(p.reason);
   await startRouter();
   document.documentElement.dataset.ready = 'true';
