@@ -62,6 +62,8 @@ def test_a_deleted_account_keeps_its_games_under_a_new_name(db_path: str, web: T
     other_browser = Browser(web).sign("alice", new=False)
     bob = Browser(web).sign("Bob", new=True)
     gid = played(alice, bob)
+    assert alice.post("/api/users/Bob/follow").status_code == 200
+    assert bob.post("/api/users/Alice/follow").status_code == 200
     alice_id = alice.get("/api/account").json()["user"]["id"]
     r = alice.post("/api/account/delete", json={"password": PASSWORD})
     assert r.status_code == 200, r.text
@@ -78,6 +80,8 @@ def test_a_deleted_account_keeps_its_games_under_a_new_name(db_path: str, web: T
         (name, "good luck")
     ]
     assert rows(db_path, "SELECT count(*) FROM moves WHERE game_id = :g", g=gid) == [(1,)]
+    assert rows(db_path, "SELECT count(*) FROM follows") == [(0,)]  # both ways gone
+    assert bob.get("/api/users/Bob/relation").json()["following"] == 0
     again = Browser(web).post("/api/account/login", json={"name": "Alice", "password": PASSWORD})
     assert again.status_code == 401
     for taken in ("Alice", "alice", "AIice"):  # the name and its lookalikes stay retired
@@ -105,6 +109,7 @@ def test_the_export_holds_the_account_s_data_and_no_secret(db_path: str, web: Te
     alice = Browser(web).sign("Alice", new=True)
     bob = Browser(web).sign("Bob", new=True)
     gid = played(alice, bob)
+    assert alice.post("/api/users/Bob/follow").status_code == 200
     assert Browser(web).get("/api/account/export").status_code == 401
     r = alice.get("/api/account/export")
     assert r.status_code == 200, r.text
@@ -116,6 +121,7 @@ def test_the_export_holds_the_account_s_data_and_no_secret(db_path: str, web: Te
     assert [(m["game_id"], m["text"]) for m in data["chat_messages"]] == [(gid, "good luck")]
     assert data["ratings"] == [] and data["settings"] == {"email_verified": False}
     assert data["profile"]["email"] is None
+    assert [f["name"] for f in data["following"]] == ["Bob"]
     hashes = rows(db_path, "SELECT password_hash FROM users WHERE name = 'Alice'")
     assert hashes[0][0] not in r.text and "password_hash" not in r.text
     assert alice.cookies.get("sansu_session") not in r.text

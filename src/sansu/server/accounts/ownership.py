@@ -69,6 +69,13 @@ def delete_account(connection: Connection, user_id: int, password: object, *, no
             .where(tokens.c.user_id == user_id, tokens.c.revoked_at.is_(None))
             .values(revoked_at=now)
         )
+    follows = _table("follows")
+    if follows is not None:  # whom it followed and who followed it: personal, not the games
+        connection.execute(
+            delete(follows).where(
+                (follows.c.follower_id == user_id) | (follows.c.followed_id == user_id)
+            )
+        )
     connection.execute(delete(links).where(links.c.user_id == user_id))
     revoke_all(connection, user_id)
     return name
@@ -166,7 +173,22 @@ def export_data(connection: Connection, user_id: int, *, now: float) -> dict[str
             user_id,
             "created_at",
         ),
+        "following": _following(connection, user_id),
         "settings": {
             "email_verified": user.email is not None,
         },
     }
+
+
+def _following(connection: Connection, user_id: int) -> list[dict[str, Any]]:
+    """The accounts this one follows, by name, oldest first."""
+    follows = _table("follows")
+    if follows is None:
+        return []
+    query = (
+        select(users.c.name, follows.c.at)
+        .join(users, users.c.id == follows.c.followed_id)
+        .where(follows.c.follower_id == user_id)
+        .order_by(follows.c.at)
+    )
+    return [{"name": r.name, "since": r.at} for r in connection.execute(query)]
