@@ -36,6 +36,7 @@ from sansu.server import (
     tournaments,
 )
 from sansu.server.app.assemble import assemble
+from sansu.server.app.security_headers import HSTS_MAX_AGE
 from sansu.server.app.security_headers import install as install_security_headers
 from sansu.server.base import (
     ApiError,
@@ -189,6 +190,7 @@ def create_app(
     metrics_port: int | None = None,
     metrics_allow: str | None = None,
     forwarded_allow_ips: str | None = None,
+    hsts_max_age: int = HSTS_MAX_AGE,
 ) -> FastAPI:
     """The server's app on the database ``db_url`` (a SQLAlchemy URL or a SQLite file path).
 
@@ -210,6 +212,7 @@ def create_app(
     those addresses (``"10.0.0.0/8,::1"``); for anyone else it is 404.
     ``forwarded_allow_ips``: the proxies whose ``X-Forwarded-*`` and ``X-Request-Id``
     headers are believed (``"*"``: any).
+    ``hsts_max_age``: the ``Strict-Transport-Security`` max-age of https answers.
     """
     server = assemble(
         db_url or str(default_db_path()),
@@ -361,7 +364,7 @@ def create_app(
     app.add_middleware(AllowedMethods, routes=[r for router in routers for r in router.routes])
     app.add_middleware(BodyLimit)
     app.add_middleware(RateLimit, limiter=server.limiter)
-    install_security_headers(app)
+    install_security_headers(app, hsts_max_age=hsts_max_age)
     app.add_middleware(
         MetricsEndpoint, metrics=service.metrics, port=metrics_port, allow=metrics_allow
     )
