@@ -19,6 +19,7 @@ from tests.server.conftest import ROOT
 from tests.server.test_proxy_tls import DEPLOY, nginx_binary, self_signed, site_config
 
 UNITS = ROOT / "deploy" / "systemd"
+SANSU = "/opt/sansu/venv/bin/sansu"
 SAMPLE = {
     "${SANSU_DB}": "postgresql://sansu@/sansu",
     "${SANSU_REDIS}": "redis://127.0.0.1:6379/0",
@@ -36,15 +37,22 @@ def exec_lines(unit: Path) -> list[str]:
 
 
 def sansu_arguments(command: str) -> list[str]:
-    """The arguments of the ``sansu`` command that ``command`` runs (itself, or through
-    ``sh -c``), the unit's variables given sample values."""
+    """The arguments of the ``sansu`` command that ``command`` runs, the unit's variables
+    given sample values; a ``/bin/sh -c`` script is run, with ``printf`` for sansu."""
+    command = command.replace("%%", "%")  # systemd's escape of a percent sign
     for name, value in SAMPLE.items():
         command = command.replace(name, value)
     words = shlex.split(command)
-    if words[:2] == ["/bin/sh", "-c"]:
-        words = shlex.split(words[2].removeprefix("exec "))
-    assert words[0] == "/opt/sansu/venv/bin/sansu", words
-    return [re.sub(r"\$\(date[^)]*\)", "2026-11-28", w) for w in words[1:]]
+    if words[:2] != ["/bin/sh", "-c"]:
+        assert words[0] == SANSU, words
+        return words[1:]
+    assert SANSU in words[2], words
+    script = words[2].replace(SANSU, "printf '%s\\n'", 1)
+    env = {"PATH": "/usr/bin:/bin", **{k.strip("${}"): v for k, v in SAMPLE.items() if "$" in k}}
+    env["SANSU_BACKUP_SUFFIX"] = "dump"
+    done = subprocess.run(["/bin/sh", "-c", script], env=env, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    return done.stdout.splitlines()
 
 
 @pytest.mark.parametrize("unit", ["sansu.service", "sansu-node@.service", "sansu-backup.service"])
@@ -59,6 +67,9 @@ def test_each_units_command_is_one_sansu_accepts(unit: str) -> None:
         assert (args.port, args.metrics_port, args.redis) == (8002, 8102, SAMPLE["${SANSU_REDIS}"])
         upstream = (DEPLOY / "upstream-cluster.conf").read_text()
         assert re.findall(r"server 127\.0\.0\.1:(\d+)", upstream) == ["8001", "8002", "8003"]
+    if unit == "sansu-backup.service":
+        assert args.action == "backup" and args.db == SAMPLE["${SANSU_DB}"]
+        assert re.fullmatch(r"/var/backups/sansu/sansu-\d{4}-\d\d-\d\d\.dump", args.file)
 
 
 @pytest.mark.skipif(shutil.which("systemd-analyze") is None, reason="no systemd-analyze here")
