@@ -120,7 +120,7 @@ def site_config(work: Path, http: int, https: int, upstream: int) -> str:
     return (
         f"{user}worker_processes 1;\npid {work}/nginx.pid;\nerror_log {work}/error.log info;\n"
         "events { worker_connections 256; }\n"
-        f"http {{\n{temp}\n{upstream_conf}\n{site}\n}}\n"
+        f"http {{\n{temp}\n    access_log {work}/access.log;\n{upstream_conf}\n{site}\n}}\n"
     )
 
 
