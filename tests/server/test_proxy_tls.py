@@ -6,8 +6,10 @@ rendered for the test (ports, certificate, log paths). Clients connect from loop
 addresses of their own (127.0.0.2, 127.0.0.3, …) and must be known by them: apart in
 the rate limits and in the server's log, whatever ``X-Forwarded-For`` they send
 themselves. Over https every cookie is ``Secure`` and every answer has HSTS; plain
-http is sent to https; a game's socket works through the proxy (wss). A client that
-reaches the server without the proxy gets none of what the proxy's headers give.
+http is sent to https; a game's sockets work through the proxy (wss), by a seat's
+token and by a session cookie from the site's own page (``Origin`` = ``Host``). A
+client that reaches the server without the proxy gets none of what the proxy's
+headers give.
 nginx is installed by ``scripts/nginx-for-tests`` (as the test command does); the
 test is skipped only when it cannot be."""
 
@@ -27,7 +29,7 @@ import httpx
 import pytest
 from websockets.sync.client import connect
 
-from tests.server.conftest import ROOT
+from tests.server.conftest import ROOT, legal
 from tests.server.test_crash import Server, free_port
 from tests.server.test_process import answer
 
@@ -220,26 +222,40 @@ def test_behind_nginx_over_https_clients_are_themselves_cookies_secure_and_socke
         assert out.status_code == 200, out.text
         a.cookies.clear()
 
-        # A game between B and C, played over wss through the proxy.
+        # A game between B (a seat's token) and C (signed in: its session cookie, from
+        # this site's page), played over wss through the proxy.
+        signed = c.post("/api/account/signup", json={"name": "Cleo", "password": "passphrase"})
+        assert signed.status_code == 201, signed.text
+        csrf = {"X-CSRF-Token": signed.json()["csrf_token"]}
         game = create(b)
         assert game.status_code == 201, game.text
-        gid = game.json()["id"]
-        joined = c.post(f"/api/games/{gid}/join", json={"secret": game.json()["join_secret"]})
+        gid, secret = game.json()["id"], game.json()["join_secret"]
+        joined = c.post(f"/api/games/{gid}/join", json={"secret": secret}, headers=csrf)
         assert joined.status_code == 200, joined.text
-        wss = f"wss://127.0.0.1:{proxy.https.rsplit(':', 1)[1]}/api/games/{gid}/ws"
-        with connect(
-            wss,
-            subprotocols=["sansu", f"token.{game.json()['token']}"],
-            ssl=trusting(proxy),
-            source_address=(B, 0),
-            open_timeout=60,
-        ) as ws:
+        site = f"127.0.0.1:{proxy.https.rsplit(':', 1)[1]}"
+        wss = f"wss://{site}/api/games/{gid}/ws"
+        tls = {"ssl": trusting(proxy), "open_timeout": 60}
+        token = ["sansu", f"token.{game.json()['token']}"]
+        with connect(wss, subprotocols=token, source_address=(B, 0), **tls) as ws:
             assert ws.response is not None
             socket_id = ws.response.headers["x-request-id"]
             ws.send(json.dumps({"type": "move", "move": "r5c5", "state": 0}))
             assert answer(ws)["type"] == "ack"
-        state = c.get(f"/api/games/{gid}")
-        assert "r5c5" in json.dumps(state.json()), state.text
+        reply = legal(c.get(f"/api/games/{gid}").json())[0]
+        cookie = {"Cookie": f"sansu_session={c.cookies['sansu_session']}"}
+        with connect(
+            wss,
+            subprotocols=["sansu"],
+            origin=f"https://{site}",  # type: ignore[arg-type]
+            additional_headers=cookie,
+            source_address=(C, 0),
+            **tls,
+        ) as ws:
+            ws.send(json.dumps({"type": "move", "move": reply, "state": 1}))
+            acked = answer(ws)
+            assert acked["type"] == "ack", acked
+        moves = [m["move"] for m in c.get(f"/api/games/{gid}").json()["moves"]]
+        assert moves == ["r5c5", reply]
 
         # Each address has its own share of the creations; A's own X-Forwarded-For is
         # overwritten by nginx, so it cannot borrow another address's share.
@@ -249,11 +265,11 @@ def test_behind_nginx_over_https_clients_are_themselves_cookies_secure_and_socke
         assert create(b).status_code == 201
 
         # Everything answered over https: HSTS on each, Secure on each cookie.
-        assert len(seen) == 11
+        assert len(seen) == 13
         for response in seen:
             assert response.headers.get("strict-transport-security") == "max-age=31536000"
         cookies = [v for response in seen for v in response.headers.get_list("set-cookie")]
-        assert len(cookies) >= 2  # the session's, and its removal
+        assert len(cookies) >= 3  # the sessions', and one's removal
         assert all("secure" in [p.strip().lower() for p in v.split(";")] for v in cookies)
 
         # Plain http is sent to https, path and query kept, with no HSTS.
