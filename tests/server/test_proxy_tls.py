@@ -15,6 +15,7 @@ test is skipped only when it cannot be."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import ssl
@@ -155,15 +156,13 @@ def start_nginx(nginx: str, work: Path, upstream: int) -> tuple[subprocess.Popen
     raise AssertionError("nginx found no free ports")
 
 
-@pytest.fixture
-def proxied(tmp_path: Path) -> Iterator[tuple[Proxy, Server]]:
-    """nginx with the shipped site in front of ``sansu serve``; the server's log is JSON."""
+@contextlib.contextmanager
+def behind_nginx(tmp_path: Path, *options: str) -> Iterator[tuple[Proxy, Server]]:
+    """``sansu serve --forwarded-allow-ips 127.0.0.1`` with more ``options``, and nginx
+    with the shipped site in front of it."""
     nginx = nginx_binary()
     server = Server(
-        tmp_path / "g.db",
-        tmp_path / "server.log",
-        *("--forwarded-allow-ips", "127.0.0.1", "--log-format", "json", "--log-level", "info"),
-        *("--rate-limit-creates", f"{CREATES}/hour"),
+        tmp_path / "g.db", tmp_path / "server.log", "--forwarded-allow-ips", "127.0.0.1", *options
     )
     work = tmp_path / "nginx"
     work.mkdir()
@@ -179,6 +178,14 @@ def proxied(tmp_path: Path) -> Iterator[tuple[Proxy, Server]]:
             process.wait(timeout=30)
     finally:
         server.stop()
+
+
+@pytest.fixture
+def proxied(tmp_path: Path) -> Iterator[tuple[Proxy, Server]]:
+    """The server behind nginx; its log is JSON, its creations few."""
+    limits = ("--rate-limit-creates", f"{CREATES}/hour")
+    with behind_nginx(tmp_path, "--log-format", "json", "--log-level", "info", *limits) as both:
+        yield both
 
 
 def trusting(proxy: Proxy) -> ssl.SSLContext:

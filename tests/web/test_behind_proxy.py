@@ -10,33 +10,14 @@ from typing import Any
 
 import pytest
 
-from tests.server.test_crash import Server
-from tests.server.test_proxy_tls import Proxy, nginx_binary, self_signed, start_nginx
+from tests.server.test_proxy_tls import Proxy, behind_nginx
 from tests.web.helpers import Player
 
 
 @pytest.fixture
 def proxy(tmp_path: Path) -> Iterator[Proxy]:
-    nginx = nginx_binary()
-    server = Server(
-        tmp_path / "g.db",
-        tmp_path / "server.log",
-        *("--forwarded-allow-ips", "127.0.0.1", "--computer-time-ms", "100"),
-    )
-    work = tmp_path / "nginx"
-    work.mkdir()
-    (work / "acme").mkdir()
-    self_signed(work)
-    server.start()
-    try:
-        process, proxied = start_nginx(nginx, work, server.port)
-        try:
-            yield proxied
-        finally:
-            process.terminate()
-            process.wait(timeout=30)
-    finally:
-        server.stop()
+    with behind_nginx(tmp_path, "--computer-time-ms", "100") as (proxied, _server):
+        yield proxied
 
 
 def test_a_game_against_the_computer_through_nginx_over_https(browser: Any, proxy: Proxy) -> None:
