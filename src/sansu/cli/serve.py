@@ -159,6 +159,14 @@ def register(sub: argparse._SubParsersAction) -> None:
         " mailed links point there (default: http://HOST:PORT of this listener)",
     )
     parser.add_argument(
+        "--hsts-max-age",
+        type=int,
+        default=None,
+        metavar="SECONDS",
+        help="Strict-Transport-Security max-age of answers over https (never sent over"
+        " http; 0 makes browsers forget it; default: one year)",
+    )
+    parser.add_argument(
         "--metrics-port",
         type=int,
         default=None,
@@ -219,6 +227,9 @@ def run(args: argparse.Namespace) -> int:
             "sansu serve: --redis needs --db postgresql://… (shared by every node)", file=sys.stderr
         )
         return 2
+    if args.hsts_max_age is not None and args.hsts_max_age < 0:
+        print(f"sansu serve: bad --hsts-max-age {args.hsts_max_age}", file=sys.stderr)
+        return 2
     problem = _check_metrics(args)
     if problem:
         print(f"sansu serve: {problem}", file=sys.stderr)
@@ -253,6 +264,7 @@ def run(args: argparse.Namespace) -> int:
             **({} if args.keep_idle is None else {"keep_idle": args.keep_idle}),
             **({} if args.abandon_after is None else {"abandon_after": args.abandon_after}),
             **({} if args.online_window is None else {"online_window": args.online_window}),
+            **({} if args.hsts_max_age is None else {"hsts_max_age": args.hsts_max_age}),
         )
     except Exception as error:  # a bad URL or an unreachable database
         print(f"sansu serve: {error}", file=sys.stderr)

@@ -38,6 +38,7 @@ from sansu.server import (
 )
 from sansu.server.accounts import ONLINE_WINDOW
 from sansu.server.app.assemble import assemble
+from sansu.server.app.security_headers import HSTS_MAX_AGE
 from sansu.server.app.security_headers import install as install_security_headers
 from sansu.server.base import (
     ApiError,
@@ -194,6 +195,7 @@ def create_app(
     online_window: float = ONLINE_WINDOW,
     smtp_url: str | None = None,
     public_url: str = "http://127.0.0.1:8000",
+    hsts_max_age: int = HSTS_MAX_AGE,
 ) -> FastAPI:
     """The server's app on the database ``db_url`` (a SQLAlchemy URL or a SQLite file path).
 
@@ -220,6 +222,7 @@ def create_app(
     ``smtp_url``: the SMTP server of the account mails (``smtp://…``, ``smtps://…``;
     ``None``: no mail, no email features); ``public_url``: the site's address as its
     users reach it, which the mailed links point to (never the request's ``Host``).
+    ``hsts_max_age``: the ``Strict-Transport-Security`` max-age of https answers.
     """
     server = assemble(
         db_url or str(default_db_path()),
@@ -377,7 +380,7 @@ def create_app(
     app.add_middleware(AllowedMethods, routes=[r for router in routers for r in router.routes])
     app.add_middleware(BodyLimit)
     app.add_middleware(RateLimit, limiter=server.limiter)
-    install_security_headers(app)
+    install_security_headers(app, hsts_max_age=hsts_max_age)
     app.add_middleware(
         MetricsEndpoint, metrics=service.metrics, port=metrics_port, allow=metrics_allow
     )

@@ -181,7 +181,9 @@ class RequestIds:
     :data:`REQUEST_ID` while it is handled and in the ``X-Request-Id`` response header.
     A sane incoming ``X-Request-Id`` is kept only from a ``trusted`` proxy's address
     (the raw peer: place this outside the proxy-headers middleware). Each HTTP request
-    is logged at ``info`` on ``sansu.access`` (its path, never its query)."""
+    is logged at ``info`` on ``sansu.access`` (its path, never its query) with its
+    client's address: the one a trusted proxy named, which the proxy-headers middleware
+    wrote into the same ``scope`` on its way in."""
 
     def __init__(self, app: ASGIApp, trusted: str | None = None) -> None:
         self.app = app
@@ -219,8 +221,11 @@ class RequestIds:
             await self.app(scope, receive, sending)
         finally:
             if kind == "http" and access_log.isEnabledFor(logging.INFO):
+                client = scope.get("client")
+                address = str(client[0]) if client else "unknown"
                 access_log.info(
-                    "%s %s %s",
+                    "%s %s %s %s",
+                    address,
                     scope.get("method"),
                     scope.get("path"),
                     status,
@@ -229,6 +234,7 @@ class RequestIds:
                         "path": scope.get("path"),
                         "status": status,
                         "ms": round(1000 * (time.perf_counter() - started), 2),
+                        "client": address,
                     },
                 )
             REQUEST_ID.reset(token)
