@@ -1,8 +1,10 @@
 """OpenSpiel: importing this module registers the five games as Python games.
 
 ``sansu_uttt``, ``sansu_sansumoku``, ``sansu_sumodoku``, ``sansu_challenge``
-and ``sansu_thirtyfive``, with the game's options as game parameters and
-the actions of every sansu environment (:mod:`sansu.envs.encoding`)::
+and ``sansu_thirtyfive``, each also under a versioned name (``sansu_uttt_v1``:
+:func:`short_names`, :data:`sansu.envs.VERSION`), with the
+game's options as game parameters and the actions of every sansu environment
+(:mod:`sansu.envs.encoding`)::
 
     import pyspiel
     import sansu.envs.openspiel  # noqa: F401  (registers the games)
@@ -30,6 +32,7 @@ import pyspiel
 
 from sansu.core.protocol import Game
 from sansu.core.registry import game_class, load_game
+from sansu.envs import GAMES, VERSION
 from sansu.envs.encoding import Encoding, encoding_for, returns
 
 LONGEST = 10_000
@@ -58,11 +61,11 @@ def _parameters(game_id: str) -> dict[str, Any]:
     return params
 
 
-def _game_type(game_id: str) -> pyspiel.GameType:
+def _game_type(game_id: str, short_name: str) -> pyspiel.GameType:
     cls = game_class(game_id)
     players = (2, 5) if game_id == "challenge" else (2, 2)
     return pyspiel.GameType(
-        short_name=f"sansu_{game_id}",
+        short_name=short_name,
         long_name=f"sansu {cls.title}",
         dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
         chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC
@@ -120,9 +123,10 @@ class SansuGame(pyspiel.Game):
     """One sansu game with its options, as an OpenSpiel game."""
 
     game_id = ""
+    short_name = ""
 
     def __init__(self, params: dict[str, Any] | None = None) -> None:
-        game_type = _game_type(self.game_id)
+        game_type = _game_type(self.game_id, self.short_name)
         merged = {**game_type.parameter_specification, **(params or {})}
         options = {
             k: LAYOUTS.get(v, v)
@@ -287,11 +291,19 @@ class HistoryObserver:
         return state.history_str()
 
 
+def short_names(game_id: str) -> tuple[str, str]:
+    """The game's OpenSpiel names: ``sansu_<id>_v<VERSION>`` and the unversioned
+    ``sansu_<id>``, which always plays the newest version."""
+    return f"sansu_{game_id}_v{VERSION}", f"sansu_{game_id}"
+
+
 def _register() -> None:
-    for game_id in ("uttt", "sansumoku", "sumodoku", "challenge", "thirtyfive"):
-        cls = type(f"Sansu{game_id.title()}Game", (SansuGame,), {"game_id": game_id})
-        globals()[cls.__name__] = cls
-        pyspiel.register_game(_game_type(game_id), cls)
+    for game_id in GAMES:
+        for name in short_names(game_id):
+            attrs = {"game_id": game_id, "short_name": name}
+            cls = type(f"Sansu{name.title().replace('_', '')}Game", (SansuGame,), attrs)
+            globals()[cls.__name__] = cls
+            pyspiel.register_game(_game_type(game_id, name), cls)
 
 
 _register()
