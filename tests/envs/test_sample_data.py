@@ -3,6 +3,7 @@ the engine's position (a change of the encoding or the rules that breaks it fail
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pyarrow.parquet as pq
@@ -28,3 +29,11 @@ def test_every_sample_row_replays_through_the_engine(path):
     for row in rows:
         assert row["source"] == "selfplay" and -1.0 <= row["value"] <= 1.0
         assert sum(row["visits"]) > 0 and row["action"] in row["legal_actions"]
+
+
+def test_the_dataset_card_example_runs(capsys, monkeypatch):
+    card = (DATA.parents[1] / "docs" / "dataset.md").read_text(encoding="utf-8")
+    (code,) = re.findall(r"```python\n(.*?)```", card, flags=re.DOTALL)
+    monkeypatch.chdir(DATA.parents[1])
+    exec(compile(code, "dataset.md", "exec"), {"__name__": "__docs__"})
+    assert "positions, every one the engine's" in capsys.readouterr().out
