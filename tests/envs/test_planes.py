@@ -133,3 +133,26 @@ def test_gymnasium_planes_are_seen_by_the_agent_seat():
 def test_bad_requests_are_refused_clearly(call, message):
     with pytest.raises(ValueError, match=message):
         call()
+
+
+@pytest.mark.parametrize(
+    ("name", "params"), [("sansu_uttt_v1", {}), ("sansu_thirtyfive", {"rows": 4, "cols": 5})]
+)
+def test_openspiel_observation_planes_are_per_player(name, params):
+    import pyspiel
+
+    import sansu.envs.openspiel  # noqa: F401  (registers the games)
+
+    game = pyspiel.load_game(name, {**params, "observation": "planes"})
+    pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
+    rng = np.random.default_rng(5)
+    state = game.new_initial_state()
+    for _ in range(15):
+        state.apply_action(int(rng.choice(state.legal_actions())))
+    engine = state.engine_state
+    base = encoding_for(engine.game).observation(engine)
+    for player in (0, 1):
+        tensor = np.asarray(state.observation_tensor(player), dtype=np.float32)
+        want = mover_planes(engine.game.id, base, player)
+        np.testing.assert_array_equal(tensor.reshape(want.shape), want)
+    assert game.observation_tensor_shape() == list(want.shape)

@@ -34,6 +34,7 @@ from sansu.core.protocol import Game
 from sansu.core.registry import game_class, load_game
 from sansu.envs import GAMES, VERSION
 from sansu.envs.encoding import Encoding, encoding_for, returns
+from sansu.envs.planes import PLANE_NAMES, mover_planes, plane_count, planes_option
 
 LONGEST = 10_000
 """Sumodoku's claims (erase and place again) and Sudoku Challenge's timeouts have no
@@ -58,6 +59,8 @@ def _parameters(game_id: str) -> dict[str, Any]:
         params[spec.name] = default
     if game_id in CHANCE:
         params[CHANCE[game_id]] = 0
+    if game_id in PLANE_NAMES:
+        params["observation"] = "int"
     return params
 
 
@@ -135,7 +138,8 @@ class SansuGame(pyspiel.Game):
             if k == "puzzle"
             else v
             for k, v in merged.items()
-            if k != CHANCE.get(self.game_id) and not (k in UNSET and v == UNSET[k])
+            if k not in (CHANCE.get(self.game_id), "observation")
+            and not (k in UNSET and v == UNSET[k])
         }
         chance = int(merged.get(CHANCE.get(self.game_id, ""), 0))
         if chance < 0:
@@ -159,6 +163,9 @@ class SansuGame(pyspiel.Game):
         self.chance_outcomes = chance
         self.options = key
         self.encoding = _Shared(encoding)
+        self.planes = planes_option(self.game_id, merged.get("observation", "int"))
+        """``None``, or the game whose one-hot planes (seen by the observing player) are
+        the observation tensors (parameter ``observation="planes"``)."""
 
     def engine(self, outcome: int | None) -> Game:
         """The engine game; ``outcome``: the chance node's draw (a seed) when there is one."""
@@ -172,7 +179,7 @@ class SansuGame(pyspiel.Game):
             raise ValueError(f"observation parameters are not supported: {params}")
         if iig_obs_type is not None and iig_obs_type.perfect_recall:
             return HistoryObserver()
-        return BoardObserver(self.encoding.value)
+        return BoardObserver(self.encoding.value, self.planes)
 
 
 class SansuState(pyspiel.State):
@@ -258,20 +265,27 @@ class SansuState(pyspiel.State):
 
 
 class BoardObserver:
-    """What every player sees: the encoding's observation, flattened to float32."""
+    """What every player sees: the encoding's observation, flattened to float32; or, with
+    ``planes``, its one-hot planes seen by the observing player (:mod:`sansu.envs.planes`)."""
 
-    def __init__(self, encoding: Encoding) -> None:
-        size = int(np.prod(encoding.observation_shape))
+    def __init__(self, encoding: Encoding, planes: str | None = None) -> None:
+        shape = encoding.observation_shape
+        if planes is not None:
+            shape = (plane_count(planes), shape[-1])
         self.encoding = encoding
-        self.tensor = np.zeros(size, np.float32)
-        self.dict = {"observation": self.tensor.reshape(encoding.observation_shape)}
+        self.planes = planes
+        self.tensor = np.zeros(int(np.prod(shape)), np.float32)
+        self.dict = {"observation": self.tensor.reshape(shape)}
 
     def set_from(self, state: SansuState, player: int) -> None:
         engine = state.engine_state
         if engine is None:
             self.tensor.fill(0.0)
-        else:
-            self.dict["observation"][...] = self.encoding.observation(engine)
+            return
+        obs = self.encoding.observation(engine)
+        if self.planes is not None:
+            obs = mover_planes(self.planes, obs, player)
+        self.dict["observation"][...] = obs
 
     def string_from(self, state: SansuState, player: int) -> str:
         return str(state)
