@@ -13,10 +13,12 @@ import pytest
 import sqlalchemy as sa
 
 import sansu
+from sansu.cli.export import read_only_engine
 from sansu.cli.main import main
 from sansu.envs.dataset import COLUMNS, replay
 from sansu.server.base.schema import GameRow, MoveRow
 from sansu.server.base.store import make_engine, migrate
+from tests.server.conftest import postgres_server, postgres_url  # noqa: F401  (fixtures)
 
 SECRET_HASH = hashlib.sha256(b"secret").hexdigest()
 GAMES = [
@@ -39,9 +41,9 @@ def random_moves(game, seed, stop=None):
     return state, moves
 
 
-def make_server_db(path: Path) -> dict[str, list[str]]:
+def make_server_db(url: Path | str) -> dict[str, list[str]]:
     """A migrated server database holding the games of :data:`GAMES`; their moves by id."""
-    engine = make_engine(str(path))
+    engine = make_engine(str(url))
     migrate(engine)
     played = {}
     now = time.time()
@@ -84,14 +86,25 @@ def export(capsys, *args):
     return code, capsys.readouterr().err
 
 
-def test_server_games_round_trip_through_parquet_and_the_engine(tmp_path, capsys):
-    db = tmp_path / "server.db"
-    played = make_server_db(db)
-    before = db.read_bytes()
+@pytest.fixture(params=["sqlite", "postgresql"])
+def server_db(request, tmp_path) -> str:
+    """The URL of a server database: a SQLite file, or a fresh PostgreSQL database."""
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'server.db'}"
+    return request.getfixturevalue("postgres_url")
+
+
+def test_server_games_round_trip_through_parquet_and_the_engine(tmp_path, capsys, server_db):
+    played = make_server_db(server_db)
+    file = Path(server_db.removeprefix("sqlite:///"))
+    before = file.read_bytes() if server_db.startswith("sqlite") else None
     out = tmp_path / "games.parquet"
-    code, err = export(capsys, "server", "--db", f"sqlite:///{db}", str(out))
+    code, err = export(capsys, "server", "--db", server_db, str(out))
     assert code == 0, err
-    assert db.read_bytes() == before  # read only
+    if before is not None:
+        assert file.read_bytes() == before  # read only
+    with read_only_engine(server_db).connect() as c, pytest.raises(sa.exc.DBAPIError):
+        c.execute(sa.text("DELETE FROM moves"))  # the export's connections cannot write
     table = pq.read_table(out)
     assert table.column_names == list(COLUMNS)
     keys = set(table.column("game_key").to_pylist())
@@ -108,7 +121,7 @@ def test_server_games_round_trip_through_parquet_and_the_engine(tmp_path, capsys
     resigned = [r for r in table.to_pylist() if r["game_key"] == "g-resigned"]
     assert resigned[0]["reason"] == "resignation" and sorted(resigned[0]["returns"]) == [-1, 1]
     only = tmp_path / "only35.parquet"
-    assert export(capsys, "server", "--db", str(db), "--game", "35", str(only))[0] == 0
+    assert export(capsys, "server", "--db", server_db, "--game", "35", str(only))[0] == 0
     assert set(pq.read_table(only).column("game").to_pylist()) == {"thirtyfive"}
 
 
