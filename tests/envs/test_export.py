@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import random
+import sys
 import time
 from pathlib import Path
 
@@ -198,3 +199,12 @@ def test_bad_input_is_one_line_and_writes_nothing(tmp_path, capsys, args, messag
     assert message in err and len(err.strip().splitlines()) == 1, err
     assert sorted(p.name for p in tmp_path.iterdir()) == before
     assert "Traceback" not in err
+
+
+def test_without_the_server_extra_export_server_says_what_to_install(tmp_path, capsys, monkeypatch):
+    monkeypatch.setitem(sys.modules, "sqlalchemy", None)  # as if not installed
+    code, err = export(
+        capsys, "server", "--db", str(tmp_path / "x.db"), str(tmp_path / "o.parquet")
+    )
+    assert code == 2 and 'pip install "sansu[server]"' in err
+    assert list(tmp_path.iterdir()) == []

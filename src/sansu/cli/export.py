@@ -87,6 +87,10 @@ def run_server(args: argparse.Namespace) -> int:
     if args.limit is not None and args.limit < 1:
         raise UsageError("--limit must be positive")
     dataset = _dataset()
+    try:
+        import sqlalchemy  # noqa: F401
+    except ImportError:
+        raise UsageError('export server needs SQLAlchemy: pip install "sansu[server]"') from None
     _check_out(args.out)
     return _write(server_games(dataset, args.db, game_id, args.limit), args.out)
 
