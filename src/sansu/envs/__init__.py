@@ -6,7 +6,11 @@
   in compiled code;
 * :class:`Symmetries` — the 8 symmetries of the square board, for observations,
   masks and policies (:mod:`sansu.envs.symmetry`);
-* ``import sansu.envs.openspiel`` registers the five games with OpenSpiel.
+* :func:`mover_planes` — one-hot float32 planes from one player's side
+  (:mod:`sansu.envs.planes`; the environments' ``observation="planes"``);
+* ``import sansu.envs.openspiel`` registers the five games with OpenSpiel,
+  ``import sansu.envs.gymnasium`` their Gymnasium ids (``sansu/UTTT-v1``), and
+  :mod:`sansu.envs.pettingzoo` has versioned PettingZoo modules (``uttt_v1``).
 
 One encoding of actions serves them all (:mod:`sansu.envs.encoding`). The
 PettingZoo, Gymnasium and OpenSpiel parts need the ``envs`` extra
@@ -17,7 +21,23 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["Symmetries", "VectorEnv", "gym_env", "pettingzoo_env"]
+__all__ = [
+    "GAMES",
+    "VERSION",
+    "Symmetries",
+    "VectorEnv",
+    "gym_env",
+    "mover_planes",
+    "pettingzoo_env",
+]
+
+VERSION = 1
+"""The version of the environments' actions, observations, rewards and rules: in the
+Gymnasium ids (``sansu/UTTT-v1``), the PettingZoo modules (``uttt_v1``) and the
+OpenSpiel names (``sansu_uttt_v1``). docs/research.md says what bumps it."""
+
+GAMES = ("uttt", "sansumoku", "sumodoku", "challenge", "thirtyfive")
+"""Every game the environments play, by engine id."""
 
 
 def pettingzoo_env(game_id: str, **options: Any) -> Any:
@@ -42,6 +62,10 @@ def __getattr__(name: str) -> Any:
         from sansu.envs.vector import VectorEnv
 
         return VectorEnv
+    if name == "mover_planes":
+        from sansu.envs.planes import mover_planes
+
+        return mover_planes
     if name == "Symmetries":
         from sansu.envs.symmetry import Symmetries
 

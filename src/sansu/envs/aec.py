@@ -42,11 +42,16 @@ from pettingzoo.utils.env_logger import EnvLogger
 from sansu.core.protocol import State
 from sansu.core.registry import load_game
 from sansu.envs.encoding import INT8, encoding_for, returns
+from sansu.envs.planes import mover_planes, observation_box, planes_option
 
 
-def env(game_id: str, render_mode: str | None = None, **options: Any) -> AECEnv:
-    """The environment of ``game_id`` with ``options`` (``ValueError`` for bad ones)."""
-    return SansuEnv(game_id, render_mode=render_mode, **options)
+def env(
+    game_id: str, render_mode: str | None = None, observation: str = "int", **options: Any
+) -> AECEnv:
+    """The environment of ``game_id`` with ``options`` (``ValueError`` for bad ones);
+    ``observation="planes"``: one-hot float32 planes seen by the observing agent
+    (:mod:`sansu.envs.planes`)."""
+    return SansuEnv(game_id, render_mode=render_mode, observation=observation, **options)
 
 
 AFTER_RESET = frozenset(
@@ -72,21 +77,27 @@ class SansuEnv(AECEnv):
         "is_parallelizable": False,
     }
 
-    def __init__(self, game_id: str, render_mode: str | None = None, **options: Any) -> None:
+    def __init__(
+        self,
+        game_id: str,
+        render_mode: str | None = None,
+        observation: str = "int",
+        **options: Any,
+    ) -> None:
         super().__init__()
         if render_mode not in (None, "ansi"):
             raise ValueError(f"render_mode must be None or 'ansi', not {render_mode!r}")
         self.game = load_game(game_id, **options)
         self.encoding = encoding_for(self.game)
+        self._planes = planes_option(self.game.id, observation)
+        """``None``, or the game whose planes :meth:`observe` hands out instead."""
         self.render_mode = render_mode
         self.metadata = {**self.metadata, "name": f"sansu_{self.game.id}_v1"}
         self.possible_agents = [f"player_{i}" for i in range(self.game.num_players)]
         enc = self.encoding
         obs_space = spaces.Dict(
             {
-                "observation": spaces.Box(
-                    *enc.observation_bounds(), enc.observation_shape, dtype=enc.observation_dtype
-                ),
+                "observation": observation_box(enc, self._planes),
                 "action_mask": spaces.Box(0, 1, (enc.num_actions,), dtype=np.int8),
             }
         )
@@ -152,14 +163,18 @@ class SansuEnv(AECEnv):
             yield self.agent_selection
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
+        if self._planes is not None:
+            seen = mover_planes(self._planes, self._observation, int(agent[7:]))
+        else:
+            seen = self._observation.copy()
         if agent != self._mover:
-            return {"observation": self._observation.copy(), "action_mask": self._no_mask.copy()}
+            return {"observation": seen, "action_mask": self._no_mask.copy()}
         kept = self._kept_mask
         if kept is None:
             mask = self.encoding.mask(self.state)  # built afresh: cheaper than a kept one's copy
         else:
             mask = self.encoding.handed_mask(kept, self.state)
-        return {"observation": self._observation.copy(), "action_mask": mask}
+        return {"observation": seen, "action_mask": mask}
 
     def step(self, action: int | None) -> None:
         self._has_updated = True

@@ -53,6 +53,7 @@ __all__ = [
     "ThirtyFiveEncoding",
     "encoding_for",
     "returns",
+    "returns_of",
 ]
 
 BIT_OF_CELL = np.array(
@@ -230,12 +231,16 @@ def returns(state: State) -> list[float]:
     scoring more) / (players − 1), the same +1/−1/0 with two players; with
     teams, the team's rank among the two teams (+1/−1/0).
     """
-    game = state.game
+    return returns_of(state.game, state.result)
+
+
+def returns_of(game: Game, result: Any) -> list[float]:
+    """:func:`returns` of a ``result`` of ``game`` (``None``: zeros), however the game
+    ended (by the rules, or a resignation or a clock the server recorded)."""
     n = game.num_players
-    result = state.result
     if result is None:
         return [0.0] * n
-    if game.id == "challenge":
+    if game.id == "challenge" and result.scores:
         scores = list(result.scores or ())
         teams = getattr(game, "teams", None)
         if teams:

@@ -1,8 +1,10 @@
 """OpenSpiel: importing this module registers the five games as Python games.
 
 ``sansu_uttt``, ``sansu_sansumoku``, ``sansu_sumodoku``, ``sansu_challenge``
-and ``sansu_thirtyfive``, with the game's options as game parameters and
-the actions of every sansu environment (:mod:`sansu.envs.encoding`)::
+and ``sansu_thirtyfive``, each also under a versioned name (``sansu_uttt_v1``:
+:func:`short_names`, :data:`sansu.envs.VERSION`), with the
+game's options as game parameters and the actions of every sansu environment
+(:mod:`sansu.envs.encoding`)::
 
     import pyspiel
     import sansu.envs.openspiel  # noqa: F401  (registers the games)
@@ -30,7 +32,9 @@ import pyspiel
 
 from sansu.core.protocol import Game
 from sansu.core.registry import game_class, load_game
+from sansu.envs import GAMES, VERSION
 from sansu.envs.encoding import Encoding, encoding_for, returns
+from sansu.envs.planes import PLANE_NAMES, mover_planes, plane_count, planes_option
 
 LONGEST = 10_000
 """Sumodoku's claims (erase and place again) and Sudoku Challenge's timeouts have no
@@ -55,14 +59,16 @@ def _parameters(game_id: str) -> dict[str, Any]:
         params[spec.name] = default
     if game_id in CHANCE:
         params[CHANCE[game_id]] = 0
+    if game_id in PLANE_NAMES:
+        params["observation"] = "int"
     return params
 
 
-def _game_type(game_id: str) -> pyspiel.GameType:
+def _game_type(game_id: str, short_name: str) -> pyspiel.GameType:
     cls = game_class(game_id)
     players = (2, 5) if game_id == "challenge" else (2, 2)
     return pyspiel.GameType(
-        short_name=f"sansu_{game_id}",
+        short_name=short_name,
         long_name=f"sansu {cls.title}",
         dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
         chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC
@@ -120,9 +126,10 @@ class SansuGame(pyspiel.Game):
     """One sansu game with its options, as an OpenSpiel game."""
 
     game_id = ""
+    short_name = ""
 
     def __init__(self, params: dict[str, Any] | None = None) -> None:
-        game_type = _game_type(self.game_id)
+        game_type = _game_type(self.game_id, self.short_name)
         merged = {**game_type.parameter_specification, **(params or {})}
         options = {
             k: LAYOUTS.get(v, v)
@@ -131,7 +138,8 @@ class SansuGame(pyspiel.Game):
             if k == "puzzle"
             else v
             for k, v in merged.items()
-            if k != CHANCE.get(self.game_id) and not (k in UNSET and v == UNSET[k])
+            if k not in (CHANCE.get(self.game_id), "observation")
+            and not (k in UNSET and v == UNSET[k])
         }
         chance = int(merged.get(CHANCE.get(self.game_id, ""), 0))
         if chance < 0:
@@ -155,6 +163,9 @@ class SansuGame(pyspiel.Game):
         self.chance_outcomes = chance
         self.options = key
         self.encoding = _Shared(encoding)
+        self.planes = planes_option(self.game_id, merged.get("observation", "int"))
+        """``None``, or the game whose one-hot planes (seen by the observing player) are
+        the observation tensors (parameter ``observation="planes"``)."""
 
     def engine(self, outcome: int | None) -> Game:
         """The engine game; ``outcome``: the chance node's draw (a seed) when there is one."""
@@ -168,7 +179,7 @@ class SansuGame(pyspiel.Game):
             raise ValueError(f"observation parameters are not supported: {params}")
         if iig_obs_type is not None and iig_obs_type.perfect_recall:
             return HistoryObserver()
-        return BoardObserver(self.encoding.value)
+        return BoardObserver(self.encoding.value, self.planes)
 
 
 class SansuState(pyspiel.State):
@@ -254,20 +265,27 @@ class SansuState(pyspiel.State):
 
 
 class BoardObserver:
-    """What every player sees: the encoding's observation, flattened to float32."""
+    """What every player sees: the encoding's observation, flattened to float32; or, with
+    ``planes``, its one-hot planes seen by the observing player (:mod:`sansu.envs.planes`)."""
 
-    def __init__(self, encoding: Encoding) -> None:
-        size = int(np.prod(encoding.observation_shape))
+    def __init__(self, encoding: Encoding, planes: str | None = None) -> None:
+        shape = encoding.observation_shape
+        if planes is not None:
+            shape = (plane_count(planes), shape[-1])
         self.encoding = encoding
-        self.tensor = np.zeros(size, np.float32)
-        self.dict = {"observation": self.tensor.reshape(encoding.observation_shape)}
+        self.planes = planes
+        self.tensor = np.zeros(int(np.prod(shape)), np.float32)
+        self.dict = {"observation": self.tensor.reshape(shape)}
 
     def set_from(self, state: SansuState, player: int) -> None:
         engine = state.engine_state
         if engine is None:
             self.tensor.fill(0.0)
-        else:
-            self.dict["observation"][...] = self.encoding.observation(engine)
+            return
+        obs = self.encoding.observation(engine)
+        if self.planes is not None:
+            obs = mover_planes(self.planes, obs, player)
+        self.dict["observation"][...] = obs
 
     def string_from(self, state: SansuState, player: int) -> str:
         return str(state)
@@ -287,11 +305,19 @@ class HistoryObserver:
         return state.history_str()
 
 
+def short_names(game_id: str) -> tuple[str, str]:
+    """The game's OpenSpiel names: ``sansu_<id>_v<VERSION>`` and the unversioned
+    ``sansu_<id>``, which always plays the newest version."""
+    return f"sansu_{game_id}_v{VERSION}", f"sansu_{game_id}"
+
+
 def _register() -> None:
-    for game_id in ("uttt", "sansumoku", "sumodoku", "challenge", "thirtyfive"):
-        cls = type(f"Sansu{game_id.title()}Game", (SansuGame,), {"game_id": game_id})
-        globals()[cls.__name__] = cls
-        pyspiel.register_game(_game_type(game_id), cls)
+    for game_id in GAMES:
+        for name in short_names(game_id):
+            attrs = {"game_id": game_id, "short_name": name}
+            cls = type(f"Sansu{name.title().replace('_', '')}Game", (SansuGame,), attrs)
+            globals()[cls.__name__] = cls
+            pyspiel.register_game(_game_type(game_id, name), cls)
 
 
 _register()

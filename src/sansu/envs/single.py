@@ -29,6 +29,7 @@ from sansu.ai import LEVELS, player_for
 from sansu.core.protocol import IllegalMove, State
 from sansu.core.registry import load_game
 from sansu.envs.encoding import encoding_for, returns
+from sansu.envs.planes import mover_planes, observation_box, planes_option
 
 MAX_SIMULATIONS = 50_000
 
@@ -46,10 +47,13 @@ class SingleAgentEnv(gym.Env):
         player: int = 0,
         opponent_simulations: int | None = None,
         render_mode: str | None = None,
+        observation: str = "int",
         **options: Any,
     ) -> None:
         self.game = load_game(game_id, **options)
         self.encoding = enc = encoding_for(self.game)
+        self._planes = planes_option(self.game.id, observation)
+        """``None``, or the game whose planes (seen by the agent) are observed instead."""
         if opponent != "random" and opponent not in LEVELS:
             raise ValueError(f"unknown opponent {opponent!r} (random, {', '.join(LEVELS)})")
         if isinstance(player, bool) or player not in range(self.game.num_players):
@@ -64,9 +68,7 @@ class SingleAgentEnv(gym.Env):
         self.player = player
         self.opponent_simulations = opponent_simulations
         self.render_mode = render_mode
-        self.observation_space = spaces.Box(
-            *enc.observation_bounds(), enc.observation_shape, dtype=enc.observation_dtype
-        )
+        self.observation_space = observation_box(enc, self._planes)
         self.action_space = spaces.Discrete(enc.num_actions)
         self.state: State = self.game.initial_state()
         self._bot: Any = None
@@ -81,7 +83,7 @@ class SingleAgentEnv(gym.Env):
         if self.opponent != "random":
             self._bot = player_for(self.game, self.opponent, seed=bot_seed)
         self.state = self._computer_moves(self.game.initial_state())
-        return self.encoding.observation(self.state), self._info()
+        return self._observe(self.state), self._info()
 
     def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
         state = self.state
@@ -92,18 +94,24 @@ class SingleAgentEnv(gym.Env):
         except (IllegalMove, ValueError) as error:
             info = self._info()
             info["illegal"] = str(error)
-            return self.encoding.observation(state), -1.0, True, False, info
+            return self._observe(state), -1.0, True, False, info
         self.state = state = self._computer_moves(state)
         reward = returns(state)[self.player] if state.result is not None else 0.0
         if self.render_mode == "ansi":
             print(self.render())
         return (
-            self.encoding.observation(state),
+            self._observe(state),
             float(reward),
             state.result is not None,
             False,
             self._info(),
         )
+
+    def _observe(self, state: State) -> np.ndarray:
+        obs = self.encoding.observation(state)
+        if self._planes is None:
+            return obs
+        return mover_planes(self._planes, obs, self.player)
 
     def action_masks(self) -> np.ndarray:
         """The legal actions now (the name masked-policy libraries look for)."""

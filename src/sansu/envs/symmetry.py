@@ -12,7 +12,7 @@ them to arrays whose last axis is cells (observation planes) or actions
 >>> sym = Symmetries("uttt")
 >>> sym.cells.shape, sym.actions.shape
 ((8, 81), (8, 81))
->>> int(sym.cells[1][0])  # a quarter turn takes r1c1 to r1c9
+>>> int(sym.cells[1, 0])  # a quarter turn takes r1c1 to r1c9
 8
 """
 
