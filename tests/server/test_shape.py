@@ -131,14 +131,16 @@ MAY_IMPORT: dict[str, set[str]] = {
     "bots": {"base", "accounts", "ratings", "play", "lobby", "tournaments"},
     "cluster": {"base", "accounts", "ratings", "play", "lobby", "tournaments", "bots"},
     "chat": {"base", "accounts", "play"},
+    "moderation": {"base", "accounts", "ratings", "play", "lobby", "chat"},
     "app": {
         "base", "accounts", "ratings", "play", "lobby", "tournaments", "analysis", "bots",
-        "cluster", "learn", "chat",
+        "cluster", "learn", "chat", "moderation",
     },
     "migrations": {
         "base", "accounts", "ratings", "analysis", "bots", "tournaments", "learn", "chat",
+        "moderation",
     },
-}
+}  # fmt: skip
 """Each server package and the packages it may import: layer on layer, so that a package
 can be read, changed and tested with only those below it. Of the cluster, only ``app``
 knows anything."""

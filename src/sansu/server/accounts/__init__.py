@@ -21,13 +21,23 @@ from sansu.server.accounts.identity import (
 )
 from sansu.server.accounts.login_limits import LoginLimiter
 from sansu.server.accounts.lookalikes import skeleton
-from sansu.server.accounts.roles import ROLES, audit_entries, audit_log, grant, role_of
+from sansu.server.accounts.roles import (
+    ROLES,
+    AuditEntry,
+    audit_entries,
+    audit_log,
+    grant,
+    record,
+    role_of,
+)
 from sansu.server.accounts.routes import CsrfHeader, router
-from sansu.server.accounts.users import User, UserError, find_user, get_user
+from sansu.server.accounts.sessions import revoke_all as end_sessions
+from sansu.server.accounts.users import User, UserError, find_user, get_user, rename
 from sansu.server.accounts.users import users as users_table
 
 __all__ = [
     "ROLES",
+    "AuditEntry",
     "Caller",
     "CsrfHeader",
     "LoginLimiter",
@@ -42,9 +52,12 @@ __all__ = [
     "audit_entries",
     "audit_log",
     "bot_refused",
+    "end_sessions",
     "find_user",
     "get_user",
     "grant",
+    "record",
+    "rename",
     "role_of",
     "router",
     "session_of",

@@ -51,6 +51,8 @@ STATUS = {
     "bad_credentials": 401,
     "too_many_attempts": 429,
     "no_user": 401,
+    "account_closed": 403,
+    "no_rename": 403,
 }
 """The HTTP status of each refusal of the user domain."""
 
@@ -76,6 +78,10 @@ class AccountUser(BaseModel):
     name: str
     created_at: float = Field(description="seconds since the epoch")
     bot: bool = Field(False, description="a bot account (shown as BOT)")
+    role: str | None = Field(None, description="admin or moderator; null: a player")
+    rename_once: bool = Field(
+        False, description="a moderator renamed the account: it may choose a name, once"
+    )
 
 
 class AccountState(BaseModel):
@@ -83,6 +89,11 @@ class AccountState(BaseModel):
     csrf_token: str | None = Field(
         description=f"send it as {CSRF_HEADER} with every write this session makes"
     )
+
+
+class NewName(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    name: str = Field(max_length=64, description="2–20 letters, digits, '_' or '-'")
 
 
 class Done(BaseModel):
@@ -115,7 +126,14 @@ def _state(user: User | None, csrf: str | None) -> dict[str, Any]:
     shown = (
         None
         if user is None
-        else {"id": user.id, "name": user.name, "created_at": user.created_at, "bot": user.bot}
+        else {
+            "id": user.id,
+            "name": user.name,
+            "created_at": user.created_at,
+            "bot": user.bot,
+            "role": user.role,
+            "rename_once": user.rename_once,
+        }
     )
     return {"user": shown, "csrf_token": csrf}
 
@@ -268,3 +286,18 @@ async def change_password(
         raise _refusal(error) from None
     limiter.succeeded(attempt)
     return {"ok": True, "sessions_ended": ended}
+
+
+@router.post("/name", response_model=AccountState, responses=refusals(401, 403, 409))
+async def choose_name(
+    body: NewName, response: Response, store: Store, caller: SessionOnly, csrf: CsrfHeader = None
+) -> dict[str, Any]:
+    """Chooses a new name, once, after a moderator renamed the account (its games and
+    ratings stay; links by game id still work)."""
+    _private(response)
+    token, user = await caller.session(csrf or "")
+    try:
+        renamed = await _write(store, lambda c: users.rename(c, user.id, body.name, by_owner=True))
+    except UserError as error:
+        raise _refusal(error) from None
+    return _state(renamed, user_sessions.csrf_token(token))

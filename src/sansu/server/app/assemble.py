@@ -22,6 +22,7 @@ from sansu.server.bots import pairing_announcer
 from sansu.server.chat import Chat
 from sansu.server.learn import PuzzleBook, PuzzleRatings
 from sansu.server.lobby import Challenges, EventStreams, PairingDesk, Seeks
+from sansu.server.moderation import Moderation, Reports
 from sansu.server.play import (
     ABANDON_AFTER,
     KEEP_FINISHED,
@@ -62,6 +63,8 @@ class Server:
     reviews: Reviews
     puzzles: PuzzleRatings
     chat: Chat
+    reports: Reports
+    moderation: Moderation
     cluster: Any = None
     shared: Any = None
 
@@ -124,8 +127,14 @@ def assemble(
     # analysis
     analyses = Analyses(computer, background, budgets=analysis_simulations)
     reviews = Reviews(rounds, store, computer, background, simulations=review_simulations)
-    # chat
-    chat = Chat(service, storage=shared_storage(redis_url) if redis_url else None)
+    # chat, and moderation (whose queue the chat's reports go to)
+    reports = Reports(store, storage=shared_storage(redis_url) if redis_url else None)
+    chat = Chat(
+        service,
+        file_report=reports.file_message,
+        storage=shared_storage(redis_url) if redis_url else None,
+    )
+    moderation = Moderation(store, service, chat, seeks, challenges, reports)
     # bots
     tournaments.on_pairing(pairing_announcer(service, streams))
     server = Server(
@@ -144,6 +153,8 @@ def assemble(
         reviews=reviews,
         puzzles=PuzzleRatings(store, PuzzleBook(), clock),
         chat=chat,
+        reports=reports,
+        moderation=moderation,
     )
     # cluster
     if redis_url:

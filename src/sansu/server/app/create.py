@@ -31,6 +31,7 @@ from sansu.server import (
     chat,
     learn,
     lobby,
+    moderation,
     play,
     ratings,
     tournaments,
@@ -328,6 +329,7 @@ def create_app(
         learn.mistakes_router,
         learn.trainer_router,
         chat.router,
+        moderation.router,
     ]
     for router in routers:
         app.include_router(router)
