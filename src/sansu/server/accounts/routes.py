@@ -52,7 +52,6 @@ STATUS = {
     "too_many_attempts": 429,
     "no_user": 401,
     "account_closed": 403,
-    "no_rename": 403,
 }
 """The HTTP status of each refusal of the user domain."""
 
@@ -89,11 +88,6 @@ class AccountState(BaseModel):
     csrf_token: str | None = Field(
         description=f"send it as {CSRF_HEADER} with every write this session makes"
     )
-
-
-class NewName(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-    name: str = Field(max_length=64, description="2–20 letters, digits, '_' or '-'")
 
 
 class Done(BaseModel):
@@ -286,18 +280,3 @@ async def change_password(
         raise _refusal(error) from None
     limiter.succeeded(attempt)
     return {"ok": True, "sessions_ended": ended}
-
-
-@router.post("/name", response_model=AccountState, responses=refusals(401, 403, 409))
-async def choose_name(
-    body: NewName, response: Response, store: Store, caller: SessionOnly, csrf: CsrfHeader = None
-) -> dict[str, Any]:
-    """Chooses a new name, once, after a moderator renamed the account (its games and
-    ratings stay; links by game id still work)."""
-    _private(response)
-    token, user = await caller.session(csrf or "")
-    try:
-        renamed = await _write(store, lambda c: users.rename(c, user.id, body.name, by_owner=True))
-    except UserError as error:
-        raise _refusal(error) from None
-    return _state(renamed, user_sessions.csrf_token(token))

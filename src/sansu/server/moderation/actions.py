@@ -51,7 +51,13 @@ from sansu.server.play import GameService
 
 log = logging.getLogger("sansu.server.moderation")
 
-STATUS = {"bad_name": 422, "reserved_name": 422, "name_taken": 409, "no_user": 404}
+STATUS = {
+    "bad_name": 422,
+    "reserved_name": 422,
+    "name_taken": 409,
+    "no_user": 404,
+    "no_rename": 403,
+}
 """The HTTP status of each refusal of the account domain a moderator may meet."""
 
 
@@ -219,16 +225,38 @@ class Moderation:
         once afterwards."""
 
         def change(c: Connection, target: User) -> dict[str, Any]:
-            chosen = new_name or f"player-{target.id}"
-            renamed = rename(c, target.id, chosen, by_owner=False)
-            c.execute(
-                update(chat_messages)
-                .where(chat_messages.c.user_id == target.id)
-                .values(name=renamed.name)
-            )
+            renamed = self._rename(c, target.id, new_name or f"player-{target.id}", False)
             return {"from": target.name, "to": renamed.name}
 
-        return await self._act(actor, name, "rename", reason, change)
+        shown = await self._act(actor, name, "rename", reason, change)
+        self._rename_in_play(shown["id"], shown["name"])
+        return shown
+
+    async def choose_name(self, user: User, new_name: str) -> User:
+        """The owner's one choice of a name after a moderator's rename."""
+        try:
+            renamed = await write(self.store, lambda c: self._rename(c, user.id, new_name, True))
+        except UserError as error:
+            raise refusal(error) from None
+        self._rename_in_play(renamed.id, renamed.name)
+        return renamed
+
+    @staticmethod
+    def _rename(c: Connection, user_id: int, new_name: str, by_owner: bool) -> User:
+        renamed = rename(c, user_id, new_name, by_owner=by_owner)
+        c.execute(
+            update(chat_messages)
+            .where(chat_messages.c.user_id == user_id)
+            .values(name=renamed.name)
+        )
+        return renamed
+
+    def _rename_in_play(self, user_id: int, name: str) -> None:
+        """The new name on the seats of the games in memory (the stored seats have it)."""
+        for live in list(self.service.rounds.games.values()):
+            for seat in live.seats:
+                if seat.user_id == user_id:
+                    seat.name = name
 
     async def mark_engine(self, actor: User, name: str, on: bool, reason: object) -> dict[str, Any]:
         """Marks (``on``) or unmarks the account as an engine's user."""

@@ -48,6 +48,11 @@ class EngineMark(Reason):
     on: bool = Field(description="true marks the account, false takes the mark away")
 
 
+class NewName(BaseModel):
+    model_config = REQUEST
+    name: str = Field(max_length=64, description="2–20 letters, digits, '_' or '-'")
+
+
 class Resolution(BaseModel):
     model_config = REQUEST
     resolution: str = Field(max_length=1000, description="1 to 200 characters once trimmed")
@@ -76,6 +81,17 @@ async def report_account(
     report per reporter and account; a few an hour."""
     reporter = await _reporter(caller)
     return {"report": await reports.file_account(reporter, name, body.category, body.text)}
+
+
+@router.post("/account/name", responses=refusals(401, 403, 409))
+async def choose_name(
+    body: NewName, moderation: ModerationPart, caller: SessionOnly
+) -> dict[str, Any]:
+    """Chooses a new name, once, after a moderator renamed the account (its games,
+    ratings and links by game id stay)."""
+    _token, user = await caller.session()
+    renamed = await moderation.choose_name(user, body.name)
+    return {"user": {"id": renamed.id, "name": renamed.name, "rename_once": renamed.rename_once}}
 
 
 @router.get("/mod/reports", responses=refusals(401, 403))
