@@ -16,7 +16,7 @@ from sansu.server.accounts.identity import CSRF_HEADER
 from sansu.server.base import ApiError
 from sansu.server.moderation.reports import clean
 from tests.server.accounts_fixtures import fast_hashing_fixture  # noqa: F401
-from tests.server.conftest import bearer
+from tests.server.conftest import bearer, legal
 from tests.server.test_chat import code, stored
 from tests.server.test_seat_accounts import PASSWORD, Browser, create
 
@@ -227,6 +227,10 @@ def test_a_closed_account_is_shut_out_at_once_and_its_games_and_seeks_end(
     ann, mod, rude = people["ann"], people["mod"], people["rude"]
     playing = create(rude)["id"]
     assert ann.post(f"/api/games/{playing}/join", json={}).status_code == 200
+    for mover in (rude, ann):  # both moved: resigning is no longer an abort
+        game = mover.get(f"/api/games/{playing}").json()
+        move = {"move": legal(game)[0], "state": game["state"]}
+        assert mover.post(f"/api/games/{playing}/moves", json=move).status_code == 200
     seek = rude.post("/api/lobby/seeks", json={"game": "uttt"})
     assert seek.status_code == 201, seek.text
     challenge = rude.post("/api/challenge/Ann", json={"game": "uttt"})
@@ -245,7 +249,8 @@ def test_a_closed_account_is_shut_out_at_once_and_its_games_and_seeks_end(
     relog = rude.post("/api/account/login", json={"name": "Rude", "password": PASSWORD})
     assert code(relog) == (403, "account_closed")
     game = ann.get(f"/api/games/{playing}").json()
-    assert game["status"] != "active"
+    assert (game["status"], game["termination"]) == ("finished", "resignation")
+    assert game["result"]["winners"] == [1]  # Ann's seat wins
     assert client.get("/api/lobby/seeks").json()["seeks"] == []
     challenge_id = challenge.json()["id"]
     assert ann.get(f"/api/challenges/{challenge_id}").json()["status"] == "canceled"
