@@ -10,6 +10,7 @@ import pytest
 from fastapi.testclient import TestClient
 from hypothesis import given
 from hypothesis import strategies as st
+from starlette.websockets import WebSocketDisconnect
 
 from sansu.server.accounts import grant
 from sansu.server.accounts.identity import CSRF_HEADER
@@ -18,7 +19,7 @@ from sansu.server.moderation.reports import clean
 from tests.server.accounts_fixtures import fast_hashing_fixture  # noqa: F401
 from tests.server.conftest import bearer, legal
 from tests.server.test_chat import code, stored
-from tests.server.test_seat_accounts import PASSWORD, Browser, create
+from tests.server.test_seat_accounts import PASSWORD, SITE, Browser, create
 
 REASON = {"reason": "spoke abuse in chat"}
 
@@ -235,11 +236,20 @@ def test_a_closed_account_is_shut_out_at_once_and_its_games_and_seeks_end(
     assert seek.status_code == 201, seek.text
     challenge = rude.post("/api/challenge/Ann", json={"game": "uttt"})
     assert challenge.status_code == 201, challenge.text
-    r = mod.post("/api/mod/users/Rude/close", json=REASON)
+    jar = rude.cookies
+    with rude.websocket(f"/api/games/{playing}/ws", SITE) as ws:
+        assert ws.receive_json()["you"] == [0]  # Rude's socket, by the session
+        r = mod.post("/api/mod/users/Rude/close", json=REASON)
+        with pytest.raises(WebSocketDisconnect) as gone:
+            while True:  # the events of the resignation may come first
+                ws.receive_json()
+    assert gone.value.code == 4403
+    rude.cookies = jar
     assert r.status_code == 200, r.text
     closed = r.json()["user"]
     assert closed["closed"] is True and closed["games_resigned"] == [playing]
     assert (closed["seeks_left"], closed["challenges_canceled"]) == (1, 1)
+    assert closed["sockets_closed"] == 1
     # Its session is gone: the very next request is anonymous, a write refused.
     assert rude.get("/api/account").json()["user"] is None
     assert code(rude.post("/api/users/Ann/report", json={"category": "spam"})) == (

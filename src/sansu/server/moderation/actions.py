@@ -1,11 +1,11 @@
 """What a moderator does to an account or a message, each with a reason, each a line of
 the audit log written in the same transaction as the change.
 
-- **Close** (ban): the account can no longer sign in; its sessions end and its API
-  tokens are refused at once; its open seeks and challenges go; each game it is
-  playing is resigned for it (aborted if it is still abortable), so its opponents
-  win and are not left waiting. **Reopen** lets it sign in again (its bot tokens work
-  again; its sessions do not come back).
+- **Close** (ban): the account can no longer sign in; its sessions end, the game
+  sockets it signed in are closed and its API tokens are refused at once; its open
+  seeks and challenges go; each game it is playing is resigned for it (aborted if it
+  is still abortable), so its opponents win and are not left waiting. **Reopen** lets
+  it sign in again (its bot tokens work again; its sessions do not come back).
 - **Rename**: an offensive name becomes the name given, or a neutral ``player-ID``;
   the account may then choose a name once. Its games, ratings and seats keep the
   account (game links are by id), and every seat and chat message it holds shows the
@@ -177,6 +177,7 @@ class Moderation:
 
         shown = await self._act(actor, name, "close", reason, change)
         user_id = shown["id"]
+        shown["sockets_closed"] = self.service.hub.close_account(user_id)
         shown["seeks_left"] = self.seeks.withdraw_account(user_id)
         shown["challenges_canceled"] = await self.challenges.cancel_account(user_id)
         shown["games_resigned"] = await self._resign_games(user_id)

@@ -114,7 +114,7 @@ async def _serve(
     except ApiError as error:
         await refuse(websocket, error)
         return
-    connection = Connection(websocket, live.id, held)
+    connection = Connection(websocket, live.id, held, None if user is None else user.id)
     missed = (
         [e.to_json() for e in await service.event_log.events_since(live, since)]
         if since is not None
