@@ -150,3 +150,43 @@ def test_a_report_reaches_a_moderator_who_removes_the_message_and_closes_the_acc
     finally:
         for page in (rude, ann, mod):
             page.context.close()
+
+
+def test_a_renamed_player_chooses_a_name_once_on_the_account_page(
+    browser: Any, mod_server: tuple[str, Path]
+) -> None:
+    base, db = mod_server
+    player, mod = new_page(browser), new_page(browser)
+    try:
+        sign_up(player, base, "Offensive")
+        sign_up(mod, base, "Keeper")
+        granted = subprocess.run(
+            [SANSU, "admin", "grant", "Keeper", "moderator", "--db", f"sqlite:///{db}"],
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=False,
+        )
+        assert granted.returncode == 0, granted.stderr
+        mod.goto(f"{base}/#/mod")
+        mod.fill("#mod-name", "Offensive")
+        mod.press("#mod-name", "Enter")
+        card = mod.locator("[data-testid=mod-account] [data-account=Offensive]")
+        card.locator("input[name=reason]").fill("an offensive name")
+        card.locator("[data-action=rename]").click()
+        mod.wait_for_selector("[data-testid=mod-audit] li[data-action=rename]")
+        renamed = mod.locator("[data-testid=mod-account] [data-account]").get_attribute(
+            "data-account"
+        )
+        assert renamed is not None and renamed.startswith("player-")
+
+        player.goto(f"{base}/#/account")
+        player.fill("#rename-name", "Friendly")
+        assert violations(player) == []
+        player.click("form[aria-labelledby=rename-h] button[type=submit]")
+        player.wait_for_selector("[data-testid=account-name]:text-is('Friendly')")
+        assert player.locator("#rename-name").count() == 0  # once only
+        assert player.js_errors == [] and mod.js_errors == []
+    finally:
+        for page in (player, mod):
+            page.context.close()
