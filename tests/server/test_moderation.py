@@ -327,6 +327,8 @@ def test_an_engine_mark_shows_on_the_profile_and_comes_off(
     mod = people["mod"]
     r = mod.post("/api/mod/users/Rude/engine", json={**REASON, "on": True})
     assert r.status_code == 200 and r.json()["user"]["engine"] is True
+    marked = audit(mod)[0]
+    assert marked["detail"] == {"reason": REASON["reason"], "opponents_refunded": 0, "points": 0}
     assert client.get("/api/users/Rude").json()["engine"] is True
     r = mod.post("/api/mod/users/Rude/engine", json={**REASON, "on": False})
     assert r.status_code == 200 and r.json()["user"]["engine"] is False

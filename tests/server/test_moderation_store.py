@@ -15,6 +15,7 @@ from sansu.server.accounts.login_limits import LoginLimiter
 from sansu.server.accounts.sessions import open_session, session_user
 from sansu.server.accounts.users import authenticate
 from sansu.server.base.store import make_engine, migrate
+from sansu.server.ratings import refund_opponents
 from sansu.server.ratings import table as ratings
 from tests.server.accounts_fixtures import (  # noqa: F401
     engine_fixture,
@@ -64,6 +65,33 @@ def test_an_engine_mark_takes_the_account_off_the_board_and_its_games_off_the_ra
     mark(engine, people["Ann"].id, "engine_at", None)
     mark(engine, people["Cy"].id, "closed_at", now)
     assert board() == ["Ann", "Ben"]
+
+
+def test_an_engine_mark_gives_back_the_recent_points_lost_to_the_account_once(
+    engine: sa.Engine,
+) -> None:
+    now = 100 * DAY
+    cheat, ben, cy = (sign_up(engine, name) for name in ("Cheat", "Ben", "Cy"))
+    rate(engine, "old", [cheat.id, ben.id], [1, 2], now=now - 40 * DAY)  # past the window
+
+    def rating(user_id: int) -> float:
+        with engine.connect() as c:
+            return ratings.get_rating(c, user_id, "uttt", "timed").rating
+
+    before_recent = rating(ben.id)
+    lost = [rate(engine, f"g{i}", [cheat.id, ben.id], [1, 2], now=now - i)[ben.id] for i in (1, 2)]
+    won = rate(engine, "g3", [ben.id, cheat.id], [1, 2], now=now - 3)[ben.id]  # Ben won one
+    rate(engine, "g4", [cy.id, ben.id], [1, 2], now=now - 4)  # not against the account
+    after_games = rating(ben.id)
+    with engine.begin() as c:
+        refunds = refund_opponents(c, cheat.id, now=now)
+    back = sum(change.before.rating - change.after.rating for change in lost)
+    assert back > 0 and refunds == {ben.id: pytest.approx(back)}
+    assert rating(ben.id) == pytest.approx(after_games + back)
+    assert won.after.rating > won.before.rating and before_recent < rating(ben.id)
+    with engine.begin() as c:  # marked again later: nothing twice
+        assert refund_opponents(c, cheat.id, now=now + 1) == {}
+    assert rating(ben.id) == pytest.approx(after_games + back)
 
 
 def test_a_closed_accounts_session_and_log_in_are_refused(engine: sa.Engine) -> None:

@@ -40,6 +40,18 @@ def sign_up(page: Any, base: str, name: str) -> None:
     assert r.status == 201, r.text()
 
 
+def grant_moderator(db: Path, name: str) -> None:
+    """The operator's ``sansu admin grant NAME moderator`` on the running server's database."""
+    granted = subprocess.run(
+        [SANSU, "admin", "grant", name, "moderator", "--db", f"sqlite:///{db}"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert granted.returncode == 0, granted.stderr
+
+
 def test_a_report_reaches_a_moderator_who_removes_the_message_and_closes_the_account(
     browser: Any, mod_server: tuple[str, Path], screenshots: Path
 ) -> None:
@@ -48,14 +60,7 @@ def test_a_report_reaches_a_moderator_who_removes_the_message_and_closes_the_acc
     try:
         for page, name in ((rude, "Rude"), (ann, "Ann"), (mod, "Moddy")):
             sign_up(page, base, name)
-        granted = subprocess.run(
-            [SANSU, "admin", "grant", "Moddy", "moderator", "--db", f"sqlite:///{db}"],
-            capture_output=True,
-            text=True,
-            timeout=120,
-            check=False,
-        )
-        assert granted.returncode == 0, granted.stderr
+        grant_moderator(db, "Moddy")
 
         # Rude and Ann play; Rude is rude in the players' room.
         game_id = Player(rude, base).start("uttt", mode="online")
@@ -160,14 +165,7 @@ def test_a_renamed_player_chooses_a_name_once_on_the_account_page(
     try:
         sign_up(player, base, "Offensive")
         sign_up(mod, base, "Keeper")
-        granted = subprocess.run(
-            [SANSU, "admin", "grant", "Keeper", "moderator", "--db", f"sqlite:///{db}"],
-            capture_output=True,
-            text=True,
-            timeout=120,
-            check=False,
-        )
-        assert granted.returncode == 0, granted.stderr
+        grant_moderator(db, "Keeper")
         mod.goto(f"{base}/#/mod")
         mod.fill("#mod-name", "Offensive")
         mod.press("#mod-name", "Enter")

@@ -10,9 +10,11 @@ the audit log written in the same transaction as the change.
   the account may then choose a name once. Its games, ratings and seats keep the
   account (game links are by id), and every seat and chat message it holds shows the
   new name.
-- **Engine mark**: the account leaves the leaderboards, its profile says so, and no
-  rated game it plays from then on changes anyone's rating (its opponents' neither).
-  Past games keep their changes: rated points are not handed back.
+- **Engine mark**: the account leaves the leaderboards, its profile says so, no
+  rated game it plays from then on changes anyone's rating (its opponents' neither),
+  and what its opponents lost to it in the last 30 days (``REFUND_DAYS``) comes back
+  to them (:func:`~sansu.server.ratings.refund_opponents`). The account's own rating
+  stays as it is, off the boards.
 - **Remove a message**: through the chat, which hides it from every reader.
 
 Only an account whose role is ``moderator`` or ``admin`` acts (``403 not_a_moderator``);
@@ -48,6 +50,7 @@ from sansu.server.lobby import Challenges, Seeks
 from sansu.server.moderation.reports import Reports, clean, write
 from sansu.server.moderation.tables import MAX_RESOLUTION, reports
 from sansu.server.play import GameService
+from sansu.server.ratings import refund_opponents
 
 log = logging.getLogger("sansu.server.moderation")
 
@@ -272,7 +275,10 @@ class Moderation:
                 .where(users_table.c.id == target.id)
                 .values(engine_at=now if on else None)
             )
-            return {}
+            if not on:
+                return {}
+            refunds = refund_opponents(c, target.id, now=now)
+            return {"opponents_refunded": len(refunds), "points": round(sum(refunds.values()))}
 
         return await self._act(actor, name, "engine" if on else "unengine", reason, change)
 

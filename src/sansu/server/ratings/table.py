@@ -104,6 +104,9 @@ class RatingHistoryRow(Base):
     deviation: Mapped[float] = mapped_column(Float)
     change: Mapped[float] = mapped_column(Float)
     """The rating after minus before (a page shows it as ``+12``)."""
+    refunded_at: Mapped[float | None] = mapped_column(Float, nullable=True)
+    """When a lost game's points came back (the opponent was marked as an engine's user:
+    :mod:`~.refunds`)."""
 
     __table_args__ = (
         UniqueConstraint("game_id", "user_id", name="uq_rating_history_game_user"),

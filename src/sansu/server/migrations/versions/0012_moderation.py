@@ -1,4 +1,5 @@
-"""Moderation: the reports queue, and an account's closing, engine mark and one rename.
+"""Moderation: the reports queue, an account's closing, engine mark and one rename, and
+the rated games whose points an engine mark gave back.
 
 Reports of chat messages move from ``chat_reports`` into ``reports`` (as open
 reports; their reporter's name is the account's or the seat's), and
@@ -34,6 +35,8 @@ def upgrade() -> None:
         batch.add_column(
             sa.Column("rename_once", sa.Boolean(), nullable=False, server_default=sa.false())
         )
+    with op.batch_alter_table("rating_history") as batch:
+        batch.add_column(sa.Column("refunded_at", sa.Float(), nullable=True))
     op.create_table(
         "reports",
         sa.Column("id", sa.Integer(), primary_key=True, autoincrement=True),
@@ -103,6 +106,8 @@ def downgrade() -> None:
     )
     op.drop_index("ix_reports_status_at", table_name="reports")
     op.drop_table("reports")
+    with op.batch_alter_table("rating_history") as batch:
+        batch.drop_column("refunded_at")
     with op.batch_alter_table("users") as batch:
         batch.drop_column("rename_once")
         batch.drop_column("engine_at")
