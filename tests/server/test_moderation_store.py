@@ -109,6 +109,11 @@ def test_a_closed_accounts_session_and_log_in_are_refused(engine: sa.Engine) -> 
     assert wrong.value.code == "bad_credentials"  # only the password's holder is told
 
 
+def columns(engine: sa.Engine, table: str) -> set[str]:
+    with engine.connect() as c:
+        return {column["name"] for column in sa.inspect(c).get_columns(table)}
+
+
 def add_chat_report(engine: sa.Engine, user_id: int | None, seat: int | None) -> None:
     with engine.begin() as c:
         c.execute(
@@ -144,11 +149,14 @@ def test_0012_moves_the_chats_reports_into_the_queue_and_back(
     downgrade(engine, "0010")
     tables, _version = state(engine)
     assert "reports" not in tables and "chat_reports" in tables
+    assert "refunded_at" not in columns(engine, "rating_history")
     add_chat_report(engine, ann.id, None)
     add_chat_report(engine, None, 1)
     migrate(make_engine(any_db))
     tables, version = state(engine)
     assert version == HEAD and "chat_reports" not in tables
+    assert {"closed_at", "engine_at", "rename_once"} <= columns(engine, "users")
+    assert "refunded_at" in columns(engine, "rating_history")
     with engine.connect() as c:
         rows = c.execute(
             sa.text("SELECT kind, category, reporter, target, status FROM reports ORDER BY id")
