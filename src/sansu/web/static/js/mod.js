@@ -112,6 +112,7 @@ class ModPage {
 
   async refresh() {
     await Promise.all([this.reports(), this.audit()]);
+    if (this.shown) await this.lookUp(this.shown);  // its open reports may have changed
   }
 
   async reports() {
@@ -172,6 +173,7 @@ class ModPage {
   }
 
   showAccount(u) {
+    this.shown = u.name;
     const newName = h('input', {id: 'mod-new-name', name: 'new_name', type: 'text', maxlength: 20,
       autocomplete: 'off', 'aria-describedby': 'mod-new-name-help'});
     const buttons = [
@@ -191,7 +193,7 @@ class ModPage {
       const action = pressed === 'unengine' ? 'engine' : pressed;
       const {user} = await this.post(`${path}/${action}`, body);
       announce(`Done: ${user.name}.`);
-      this.showAccount(user);
+      this.shown = user.name;
       await this.refresh();
     }, [h('div', {class: 'field'}, h('label', {for: 'mod-new-name'}, 'New name (to rename)'), newName,
       h('small', {id: 'mod-new-name-help'}, 'Empty: a neutral name. The player may then choose one, once.'))]);
