@@ -147,7 +147,12 @@ def test_a_report_reaches_a_moderator_who_removes_the_message_and_closes_the_acc
         account_report.locator("input[name=reason]").fill("account closed")
         account_report.locator("[data-action=close_report]").click()
         mod.wait_for_selector("[data-testid=mod-audit] li[data-action=close_report]")
-        assert queue.locator("[data-report]").count() == 1
+        mod.wait_for_function(  # the queue and the log are drawn each in its own time
+            "() => document.querySelectorAll('[data-testid=mod-reports] [data-report]').length"
+            " === 1",
+            polling=100,
+            timeout=TURN_TIMEOUT_MS,
+        )
         assert violations(mod) == []
         mod.screenshot(path=str(screenshots / "mod-audit-390.png"), full_page=True)
         for page in (rude, ann, mod):
