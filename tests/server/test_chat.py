@@ -176,11 +176,20 @@ def test_a_report_is_stored_for_the_moderators(
     assert code(client.post(report, json={"reason": "spam"})) == (401, "token_required")
     r = client.post("/api/chat/999/report", json={"reason": "spam"}, headers=bearer(tokens[1]))
     assert code(r) == (404, "no_such_message")
-    assert stored(db_path, "chat_reports") == []
+    assert stored(db_path, "reports") == []
     r = client.post(report, json={"reason": "insult"}, headers=bearer(tokens[1]))
     assert r.status_code == 201, r.text
-    [row] = stored(db_path, "chat_reports")
-    assert (row["message_id"], row["reason"], row["seat"]) == (mid, "insult", 1)
+    [row] = stored(db_path, "reports")
+    assert (row["kind"], row["message_id"], row["category"], row["game_id"]) == (
+        "message",
+        mid,
+        "insult",
+        gid,
+    )
+    assert row["reporter"] == f"seat 1 of {gid}" and row["status"] == "open"
+    again = client.post(report, json={"reason": "spam"}, headers=bearer(tokens[1]))
+    assert code(again) == (409, "already_reported")
+    assert len(stored(db_path, "reports")) == 1
 
 
 def test_messages_reach_their_rooms_audience_on_the_games_socket(

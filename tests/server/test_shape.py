@@ -132,15 +132,16 @@ MAY_IMPORT: dict[str, set[str]] = {
     "cluster": {"base", "accounts", "ratings", "play", "lobby", "tournaments", "bots"},
     "chat": {"base", "accounts", "play"},
     "relation": {"base", "accounts", "play"},
+    "moderation": {"base", "accounts", "ratings", "play", "lobby", "chat"},
     "app": {
         "base", "accounts", "ratings", "play", "lobby", "tournaments", "analysis", "bots",
-        "cluster", "learn", "chat", "relation",
+        "cluster", "learn", "chat", "relation", "moderation",
     },
     "migrations": {
         "base", "accounts", "ratings", "analysis", "bots", "tournaments", "learn", "chat",
-        "relation",
+        "relation", "moderation",
     },
-}
+}  # fmt: skip
 """Each server package and the packages it may import: layer on layer, so that a package
 can be read, changed and tested with only those below it. Of the cluster, only ``app``
 knows anything."""

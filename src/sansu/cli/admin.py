@@ -7,7 +7,7 @@ holds tables unless ``--force``, and a backup from a newer sansu's schema. Both
 print what the backup holds (games, moves, accounts). ``sansu admin grant NAME
 ROLE`` makes an account an admin or a moderator (``none``: a player again), and
 ``sansu admin audit`` shows the newest lines of the audit log, where each grant
-is recorded. ``--db`` is ``sansu serve``'s. Details: docs/operations.md.
+and each moderator's action is recorded. ``--db`` is ``sansu serve``'s. Details: docs/operations.md.
 """
 
 from __future__ import annotations

@@ -26,15 +26,25 @@ from sansu.server.accounts.mail import Mailer, SmtpServer, parse_smtp_url
 from sansu.server.accounts.online import WINDOW as ONLINE_WINDOW
 from sansu.server.accounts.online import Online
 from sansu.server.accounts.postbox import Postbox
-from sansu.server.accounts.roles import ROLES, audit_entries, audit_log, grant, role_of
+from sansu.server.accounts.roles import (
+    ROLES,
+    AuditEntry,
+    audit_entries,
+    audit_log,
+    grant,
+    record,
+    role_of,
+)
 from sansu.server.accounts.routes import CsrfHeader, router
 from sansu.server.accounts.routes_recovery import router as recovery_router
-from sansu.server.accounts.users import User, UserError, find_user, get_user
+from sansu.server.accounts.sessions import revoke_all as end_sessions
+from sansu.server.accounts.users import User, UserError, find_user, get_user, rename
 from sansu.server.accounts.users import users as users_table
 
 __all__ = [
     "ONLINE_WINDOW",
     "ROLES",
+    "AuditEntry",
     "Caller",
     "CsrfHeader",
     "LoginLimiter",
@@ -53,11 +63,14 @@ __all__ = [
     "audit_entries",
     "audit_log",
     "bot_refused",
+    "end_sessions",
     "find_user",
     "get_user",
     "grant",
     "parse_smtp_url",
     "recovery_router",
+    "record",
+    "rename",
     "role_of",
     "router",
     "session_of",

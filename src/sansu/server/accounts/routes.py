@@ -57,6 +57,7 @@ STATUS = {
     "bad_credentials": 401,
     "too_many_attempts": 429,
     "no_user": 401,
+    "account_closed": 403,
 }
 """The HTTP status of each refusal of the user domain."""
 
@@ -82,6 +83,10 @@ class AccountUser(BaseModel):
     name: str
     created_at: float = Field(description="seconds since the epoch")
     bot: bool = Field(False, description="a bot account (shown as BOT)")
+    role: str | None = Field(None, description="admin or moderator; null: a player")
+    rename_once: bool = Field(
+        False, description="a moderator renamed the account: it may choose a name, once"
+    )
 
 
 class AccountState(BaseModel):
@@ -121,7 +126,14 @@ def _state(user: User | None, csrf: str | None) -> dict[str, Any]:
     shown = (
         None
         if user is None
-        else {"id": user.id, "name": user.name, "created_at": user.created_at, "bot": user.bot}
+        else {
+            "id": user.id,
+            "name": user.name,
+            "created_at": user.created_at,
+            "bot": user.bot,
+            "role": user.role,
+            "rename_once": user.rename_once,
+        }
     )
     return {"user": shown, "csrf_token": csrf}
 

@@ -89,7 +89,8 @@ def session_user(connection: Connection, token: object, *, now: float) -> User |
     ).first()
     if row is None or row.expires_at <= now:
         return None
-    return get_user(connection, row.user_id)
+    user = get_user(connection, row.user_id)
+    return None if user is None or user.closed else user
 
 
 def revoke(connection: Connection, token: object) -> bool:

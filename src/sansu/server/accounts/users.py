@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from typing import Any
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
@@ -32,7 +33,7 @@ from sqlalchemy.orm import Mapped, mapped_column
 
 from sansu.server.accounts.login_limits import LoginLimiter
 from sansu.server.accounts.lookalikes import skeleton
-from sansu.server.base import Base
+from sansu.server.base import Base, seats
 
 NAME_PATTERN = re.compile(r"[A-Za-z0-9_-]{2,20}")
 """2 to 20 ASCII letters, digits, ``_`` or ``-``: ASCII only, so no two names
@@ -78,6 +79,13 @@ class UserRow(Base):
     """The verified address, normalised (:mod:`~.recovery`); ``None``: none verified."""
     deleted_at: Mapped[float | None] = mapped_column(Float, nullable=True)
     """When its owner deleted the account (:mod:`~.ownership`); ``None``: in use."""
+    closed_at: Mapped[float | None] = mapped_column(Float, nullable=True)
+    """When a moderator closed the account (``None``: open): it cannot sign in, and
+    its sessions and API tokens are refused."""
+    engine_at: Mapped[float | None] = mapped_column(Float, nullable=True)
+    """When a moderator marked the account as using an engine (``None``: unmarked)."""
+    rename_once: Mapped[bool] = mapped_column(Boolean, default=False)
+    """The account was renamed by a moderator and may choose its name once."""
 
     __table_args__ = (UniqueConstraint("email", name="uq_users_email"),)
 
@@ -101,6 +109,12 @@ class User:
     name: str
     created_at: float
     bot: bool
+    role: str | None = None
+    closed: bool = False
+    """Closed by a moderator: no sign-in, no session, no token."""
+    engine: bool = False
+    """Marked by a moderator as using an engine: off the leaderboards, no rated change."""
+    rename_once: bool = False
 
 
 def name_key(name: str) -> str:
@@ -135,8 +149,17 @@ def check_password(password: object) -> str:
     return password
 
 
-def _user(row: object) -> User:
-    return User(id=row.id, name=row.name, created_at=row.created_at, bot=row.bot)  # type: ignore[attr-defined]
+def _user(row: Any) -> User:
+    return User(
+        id=row.id,
+        name=row.name,
+        created_at=row.created_at,
+        bot=row.bot,
+        role=row.role,
+        closed=row.closed_at is not None,
+        engine=row.engine_at is not None,
+        rename_once=bool(row.rename_once),
+    )
 
 
 def get_user(connection: Connection, user_id: int) -> User | None:
@@ -231,6 +254,8 @@ def authenticate(
         limiter.failed()
         raise UserError("bad_credentials", "wrong user name or password")  # stays counted
     limiter.succeeded(attempt)
+    if row.closed_at is not None:  # told only to whoever knows the password
+        raise UserError("account_closed", "this account was closed by a moderator")
     if HASHER.check_needs_rehash(row.password_hash):
         connection.execute(
             update(users).where(users.c.id == row.id).values(password_hash=HASHER.hash(text))
@@ -271,3 +296,35 @@ def set_password(connection: Connection, user_id: int, new_password: object, *, 
         .where(users.c.id == user_id)
         .values(password_hash=HASHER.hash(new_password), password_changed_at=now)
     )
+
+
+def rename(connection: Connection, user_id: int, new_name: object, *, by_owner: bool) -> User:
+    """Gives the account a new name (its id, games and ratings stay); the seats it holds
+    show the new name. The owner may do it only once after a moderator's rename
+    (``rename_once``); a moderator's rename grants that once. ``UserError`` for a bad or
+    taken name, or an owner without the right (nothing changes)."""
+    name = check_name(new_name)
+    row = connection.execute(select(users).where(users.c.id == user_id)).first()
+    if row is None:
+        raise UserError("no_user", "no such user")
+    if by_owner and not row.rename_once:
+        raise UserError("no_rename", "only an account a moderator renamed may choose a name, once")
+    key, shape = name_key(name), skeleton(name)
+    taken = connection.execute(
+        select(users.c.id).where(
+            users.c.id != user_id, (users.c.name_key == key) | (users.c.name_skeleton == shape)
+        )
+    ).first()
+    if taken is not None:
+        raise UserError("name_taken", "this user name is taken (or looks like one that is)")
+    try:
+        with connection.begin_nested():
+            connection.execute(
+                update(users)
+                .where(users.c.id == user_id)
+                .values(name=name, name_key=key, name_skeleton=shape, rename_once=not by_owner)
+            )
+    except IntegrityError:
+        raise UserError("name_taken", "this user name is taken") from None
+    connection.execute(update(seats).where(seats.c.user_id == user_id).values(name=name))
+    return replace(_user(row), name=name, rename_once=not by_owner)

@@ -29,6 +29,7 @@ from sansu.server.bots import pairing_announcer
 from sansu.server.chat import Chat
 from sansu.server.learn import PuzzleBook, PuzzleRatings
 from sansu.server.lobby import Challenges, EventStreams, PairingDesk, Seeks
+from sansu.server.moderation import Moderation, Reports
 from sansu.server.play import (
     ABANDON_AFTER,
     KEEP_FINISHED,
@@ -73,6 +74,8 @@ class Server:
     online: Online
     relations: Relations
     postbox: Postbox
+    reports: Reports
+    moderation: Moderation
     cluster: Any = None
     shared: Any = None
 
@@ -141,8 +144,14 @@ def assemble(
     # analysis
     analyses = Analyses(computer, background, budgets=analysis_simulations)
     reviews = Reviews(rounds, store, computer, background, simulations=review_simulations)
-    # chat
-    chat = Chat(service, storage=shared_storage(redis_url) if redis_url else None)
+    # chat, and moderation (whose queue the chat's reports go to)
+    reports = Reports(store, storage=shared_storage(redis_url) if redis_url else None)
+    chat = Chat(
+        service,
+        file_report=reports.file_message,
+        storage=shared_storage(redis_url) if redis_url else None,
+    )
+    moderation = Moderation(store, service, chat, seeks, challenges, reports)
     # bots
     tournaments.on_pairing(pairing_announcer(service, streams))
     server = Server(
@@ -164,6 +173,8 @@ def assemble(
         online=online,
         relations=Relations(store, hub, online, abandon_after=abandon_after, clock=clock),
         postbox=postbox,
+        reports=reports,
+        moderation=moderation,
     )
     # cluster
     if redis_url:

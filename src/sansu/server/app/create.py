@@ -31,6 +31,7 @@ from sansu.server import (
     chat,
     learn,
     lobby,
+    moderation,
     play,
     ratings,
     relation,
@@ -347,6 +348,7 @@ def create_app(
         learn.trainer_router,
         chat.router,
         relation.router,
+        moderation.router,
     ]
     for router in routers:
         app.include_router(router)

@@ -154,7 +154,7 @@ def revoke_token(connection: Connection, user_id: int, token_id: int, *, now: fl
 
 
 def token_user(connection: Connection, token: str) -> User | None:
-    """The bot account of a live token, or ``None``."""
+    """The bot account of a live token, or ``None`` (also for a closed account's)."""
     if not isinstance(token, str) or not token.startswith(TOKEN_PREFIX) or len(token) > 200:
         return None
     row = connection.execute(
@@ -165,4 +165,4 @@ def token_user(connection: Connection, token: str) -> User | None:
     if row is None:
         return None
     user = get_user(connection, row.user_id)
-    return user if user is not None and user.bot else None
+    return user if user is not None and user.bot and not user.closed else None

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from sansu.server.chat.rooms import MAX_TEXT, REASONS, ROOMS, Room
 from sansu.server.chat.routes import router
-from sansu.server.chat.service import RATE, Chat
-from sansu.server.chat.tables import ChatMessageRow, ChatReportRow
+from sansu.server.chat.service import RATE, Chat, ReportFiler
+from sansu.server.chat.tables import ChatMessageRow, chat_messages
 
 __all__ = [
     "MAX_TEXT",
@@ -18,7 +18,8 @@ __all__ = [
     "ROOMS",
     "Chat",
     "ChatMessageRow",
-    "ChatReportRow",
+    "ReportFiler",
     "Room",
+    "chat_messages",
     "router",
 ]

@@ -10,7 +10,7 @@ room again (``GET /api/games/{id}/chat``), so a lost relay loses nothing.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any, Protocol
 
 from limits import parse_many
@@ -29,7 +29,7 @@ from sansu.server.chat.rooms import (
     clean_text,
     seat_name,
 )
-from sansu.server.chat.tables import chat_messages, chat_reports
+from sansu.server.chat.tables import chat_messages
 from sansu.server.play import GameService, dumps
 
 TOPIC = "chat"
@@ -64,21 +64,31 @@ def message_json(row: Any) -> dict[str, Any]:
     }
 
 
+ReportFiler = Callable[[dict[str, Any]], Awaitable[int]]
+"""Files a report of a message in the moderators' queue (:mod:`sansu.server.moderation`)
+and answers its id: the report's ``message_id``, ``game_id``, ``reason``, the reporter's
+``user_id`` and ``seat`` (either may be ``None``), and the message's ``author_id`` and
+``author`` (its name)."""
+
+
 class Chat:
     """Every game's chat: reading, writing, reporting, and removal by a moderator.
-    ``storage``: where the authors' message counts are kept (a cluster's Redis, so that
-    an author counts once on every node; default: this process's memory)."""
+    ``file_report``: where a report goes (the moderators' queue). ``storage``: where the
+    authors' message counts are kept (a cluster's Redis, so that an author counts once
+    on every node; default: this process's memory)."""
 
     def __init__(
         self,
         service: GameService,
         *,
+        file_report: ReportFiler,
         rate: str = RATE,
         storage: Storage | None = None,
         clock: Callable[[], float] = time.time,
     ) -> None:
         self.service = service
         self.store = service.store
+        self.file_report = file_report
         self.rate = parse_many(rate)
         self._limiter = FixedWindowRateLimiter(storage or MemoryStorage())
         self._clock = clock
@@ -141,8 +151,8 @@ class Chat:
         return message
 
     async def report(self, message_id: int, who: Who, reason: str) -> dict[str, Any]:
-        """Stores a report of a message by someone who can read it (a player, or a
-        signed-in spectator), for the moderators."""
+        """Files a report of a message by someone who can read it (a player, or a
+        signed-in spectator) in the moderators' queue."""
         if reason not in REASONS:
             raise ApiError(422, "bad_reason", f"a report's reason is one of {', '.join(REASONS)}")
         row = await self._message(message_id)
@@ -155,14 +165,14 @@ class Chat:
             raise ApiError(401, "sign_in_required", "sign in to report a message")
         report = {
             "message_id": message_id,
+            "game_id": row.game_id,
             "reason": reason,
             "user_id": user_id,
             "seat": min(held) if held else None,
-            "at": self._clock(),
+            "author_id": row.user_id,
+            "author": row.name,
         }
-        report_id = await self.store.write(
-            lambda c: c.execute(insert(chat_reports).values(**report)).inserted_primary_key[0]
-        )
+        report_id = await self.file_report(report)
         return {"id": report_id, "message": message_id, "reason": reason}
 
     async def remove(self, message_id: int, by: int) -> bool:
@@ -210,6 +220,18 @@ class Chat:
         self.deliver(news)
         if self.relay is not None:
             self.relay(news)
+
+    async def message(self, message_id: int) -> dict[str, Any]:
+        """A message as a moderator sees it, removed or not: with its game, its author's
+        account and who removed it."""
+        row = await self._message(message_id)
+        return {
+            **message_json(row),
+            "game": row.game_id,
+            "user_id": row.user_id,
+            "removed_by": row.removed_by,
+            "removed_at": row.removed_at,
+        }
 
     async def _message(self, message_id: int) -> Any:
         row = await self.store.read(

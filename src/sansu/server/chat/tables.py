@@ -1,4 +1,5 @@
-"""What the server keeps of chat: each message sent in a game's rooms, and reports of them.
+"""What the server keeps of chat: each message sent in a game's rooms (reports of them go
+to the moderators' queue, :mod:`sansu.server.moderation`).
 
 A message stays in its table for good, with the game it was sent in, even once a
 moderator removed it (``removed_by``, ``removed_at``): nothing sent is lost, and a
@@ -35,21 +36,4 @@ class ChatMessageRow(Base):
     __table_args__ = (Index("ix_chat_messages_game", "game_id", "room", "id"),)
 
 
-class ChatReportRow(Base):
-    __tablename__ = "chat_reports"
-
-    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
-    message_id: Mapped[int] = mapped_column(
-        Integer, ForeignKey("chat_messages.id", ondelete="CASCADE"), index=True
-    )
-    reason: Mapped[str] = mapped_column(String(16))
-    """``spam``, ``insult`` or ``other``."""
-    user_id: Mapped[int | None] = mapped_column(Integer, nullable=True)
-    """The reporter's account, if signed in."""
-    seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
-    """The reporter's seat in the game, if a player."""
-    at: Mapped[float] = mapped_column(Float)
-
-
 chat_messages = ChatMessageRow.__table__
-chat_reports = ChatReportRow.__table__

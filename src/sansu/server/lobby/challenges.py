@@ -326,3 +326,19 @@ class Challenges:
             challenge.status = "canceled"
         self._notify(challenge, "challengeCanceled")
         return challenge
+
+    async def cancel_account(self, user_id: int) -> int:
+        """Cancels every open challenge made by or to the account (its account was
+        closed); how many."""
+        canceled = 0
+        for challenge in [c for c in self.by_id.values() if c.status == "open"]:
+            if user_id not in (challenge.challenger.id, challenge.dest.id):
+                continue
+            async with challenge.lock:
+                if challenge.status != "open":
+                    continue
+                challenge.status = "canceled"
+                challenge.reason = "account closed"
+            self._notify(challenge, "challengeCanceled")
+            canceled += 1
+        return canceled

@@ -292,6 +292,21 @@ class Seeks:
             seek.joined.remove(ticket)
         return seek
 
+    def withdraw_account(self, user_id: int) -> int:
+        """Drops the account's open seeks and its places in others' (its account was
+        closed); how many seeks it left."""
+        left = 0
+        for seek in list(self.seeks.values()):
+            if seek.game_id is not None:
+                continue
+            if seek.poster.user is not None and seek.poster.user.id == user_id:
+                del self.seeks[seek.id]
+                left += 1
+            elif any(t.user is not None and t.user.id == user_id for t in seek.joined):
+                seek.joined = [t for t in seek.joined if t.user is None or t.user.id != user_id]
+                left += 1
+        return left
+
 
 def participant(seek: Seek, token: str | None) -> Ticket:
     if not token:

@@ -16,6 +16,7 @@ import sansu.server.analysis
 import sansu.server.bots
 import sansu.server.chat
 import sansu.server.learn
+import sansu.server.moderation
 import sansu.server.ratings
 import sansu.server.relation
 import sansu.server.tournaments  # noqa: F401

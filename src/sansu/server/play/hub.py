@@ -46,8 +46,11 @@ class Connection:
         self.game_id = game_id
         self.seats = seats
         self.user_id = user_id
+        """The account the socket is signed in as, if any."""
         self.queue: asyncio.Queue[str | None] = asyncio.Queue()
         self.closed = False
+        self.farewell = (1013, "too slow")
+        """The close code and reason the sender gives once the queue ends."""
 
     def viewer(self, to_move: int | None) -> int | None:
         """The seat whose view this connection is sent (``None``: a spectator's)."""
@@ -72,8 +75,9 @@ class Connection:
         while True:
             message = await self.queue.get()
             if message is None:
+                code, reason = self.farewell
                 with contextlib.suppress(Exception):
-                    await self.socket.close(code=1013, reason="too slow")
+                    await self.socket.close(code=code, reason=reason)
                 return
             try:
                 await self.socket.send_text(message)
@@ -164,6 +168,21 @@ class Hub:
         for seat in connection.seats - still:
             self._seat_left.setdefault(live.id, {})[seat] = self._clock()
         self._changed(live)
+
+    def close_account(self, user_id: int) -> int:
+        """Closes every socket signed in as the account (a moderator closed it), with code
+        4403; how many."""
+        closing = [
+            c
+            for conns in self.connections.values()
+            for c in conns
+            if c.user_id == user_id and not c.closed
+        ]
+        for connection in closing:
+            connection.farewell = (4403, "account closed")
+            connection.closed = True
+            connection.queue.put_nowait(None)
+        return len(closing)
 
     def seat_left(self, game_id: str, seat: int) -> float | None:
         """When the last socket of ``seat``'s holder on this process closed (``None``: not

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from sansu.server.ratings.levels import level_ratings
 from sansu.server.ratings.rating_math import REPEAT_WINDOW, Rating, glicko2_pair, repeat_weight
+from sansu.server.ratings.refunds import REFUND_DAYS, refund_opponents
 from sansu.server.ratings.routes import router
 from sansu.server.ratings.table import (
     OPENSKILL_GAMES,
@@ -20,6 +21,7 @@ from sansu.server.ratings.table import (
 
 __all__ = [
     "OPENSKILL_GAMES",
+    "REFUND_DAYS",
     "REPEAT_WINDOW",
     "Rating",
     "get_rating",
@@ -28,6 +30,7 @@ __all__ = [
     "rate_game",
     "rated_games",
     "rating_history",
+    "refund_opponents",
     "repeat_weight",
     "router",
     "speed_of",

@@ -1,6 +1,7 @@
 """What a profile page and a leaderboard show, read from the user and rating domains.
 
-A profile holds an account's name, when it joined, whether it is a bot, its
+A profile holds an account's name, when it joined, whether it is a bot (and whether
+a moderator closed it or marked it as an engine's user), its
 rating per game and time-control class with the history behind each (for
 the chart), wins, draws and losses, and its recent games. A game still in
 play that is private (joined by invitation) or closed to spectators is left
@@ -78,6 +79,8 @@ def profile(connection: Connection, name: str) -> dict[str, Any] | None:
     return {
         "name": user.name,
         "bot": user.bot,
+        "engine": user.engine,
+        "closed": user.closed,
         "member_since": user.created_at,
         "ratings": shown,
         **totals,

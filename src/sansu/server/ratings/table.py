@@ -104,6 +104,9 @@ class RatingHistoryRow(Base):
     deviation: Mapped[float] = mapped_column(Float)
     change: Mapped[float] = mapped_column(Float)
     """The rating after minus before (a page shows it as ``+12``)."""
+    refunded_at: Mapped[float | None] = mapped_column(Float, nullable=True)
+    """When a lost game's points came back (the opponent was marked as an engine's user:
+    :mod:`~.refunds`)."""
 
     __table_args__ = (
         UniqueConstraint("game_id", "user_id", name="uq_rating_history_game_user"),
@@ -198,6 +201,16 @@ def _check(
     return teams
 
 
+def engine_marked(connection: Connection, user_ids: Sequence[int]) -> bool:
+    """Whether any of the accounts is marked as an engine's user."""
+    found = connection.execute(
+        select(users_table.c.id).where(
+            users_table.c.id.in_(list(user_ids)), users_table.c.engine_at.is_not(None)
+        )
+    ).first()
+    return found is not None
+
+
 def _outcome(rank: float, ranks: Sequence[float]) -> str:
     best = min(ranks)
     if rank != best:
@@ -223,7 +236,8 @@ def rate_game(
 
     ``weight`` (0 to 1): the share of a full game's change that this one makes
     (:func:`~sansu.server.ratings.rating_math.repeat_weight`); a game of weight 0 is
-    marked rated and changes no rating, record or history."""
+    marked rated and changes no rating, record or history. So is a game with an account
+    a moderator marked as an engine's user: it leaves the ratings, its opponents' too."""
     if not isinstance(game_id, str) or not GAME_ID.fullmatch(game_id):
         raise ValueError("game_id: expected a game's id")
     if not isinstance(weight, int | float) or not 0.0 <= weight <= 1.0:
@@ -231,6 +245,8 @@ def rate_game(
     teams = _check(connection, game, speed, players, ranks)
     if is_rated(connection, game_id):
         return None
+    if engine_marked(connection, [u for team in teams for u in team]):
+        weight = 0.0
     before = [[get_rating(connection, u, game, speed) for u in team] for team in teams]
     if game in OPENSKILL_GAMES:
         after = openskill_teams(before, ranks)
@@ -315,7 +331,8 @@ def leaderboard(
 ) -> list[Standing]:
     """The top ``limit`` human players (with ``bots``: bots) of ``game`` at ``speed``
     with at least ``min_games`` rated games in the last ``days`` days and a rating no
-    longer provisional, best first."""
+    longer provisional, best first; never an account closed or marked as an engine's
+    user."""
     recent = (
         select(rating_history.c.user_id, func.count().label("n"))
         .where(
@@ -338,6 +355,8 @@ def leaderboard(
             ratings.c.speed == speed,
             ratings.c.deviation < provisional_from(game),
             users_table.c.bot.is_(bots),
+            users_table.c.engine_at.is_(None),
+            users_table.c.closed_at.is_(None),
         )
         .order_by(ratings.c.rating.desc(), users_table.c.id)
         .limit(limit)

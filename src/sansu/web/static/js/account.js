@@ -26,6 +26,12 @@ async function draw(main, message, signedIn = null) {
         h('a', {href: '#/following'}, 'Following'), ' · ',
         h('a', {href: '#/settings'}, 'Settings')),
       ...await botPanels(me, redraw),
+      ...(me.user.rename_once ? [accountForm('rename', 'Choose your name', [
+        field('rename-name', 'A moderator renamed this account: you may choose a name, once',
+          {name: 'name', autocomplete: 'username', required: true, minlength: 2, maxlength: 20,
+            pattern: '[A-Za-z0-9_\\-]{2,20}'}),
+      ], 'Choose this name', (v) => call('POST', '/api/account/name', v, me.csrf_token)
+        .then((r) => `Your name is now ${r.user.name}.`), redraw)] : []),
       accountForm('logout', 'Log out', [], 'Log out',
         () => call('POST', '/api/account/logout', undefined, me.csrf_token).then(() => 'Logged out.'),
         redraw),

@@ -1,6 +1,7 @@
 // The app's entry point: loads every page (home, a game's page with its rules
 // and "Play" choices, a live game, the join page, games to watch, the archive
-// and replays, the lobby, accounts, bots, analysis, tournaments, ratings, lessons, puzzles),
+// and replays, the lobby, accounts, bots, analysis, tournaments, ratings, lessons, puzzles,
+// moderation),
 // each of which registers its routes with router.js, adds the board gallery,
 // then starts the router. Nothing imports this module.
 
@@ -32,7 +33,7 @@ async function start() {
     import('./lobby.js'), import('./account.js'), import('./seeks.js'),
     import('./bots.js'), import('./analysis.js'), import('./tournament.js'), import('./ratings.js'),
     import('./settings.js'), import('./learn.js'), import('./puzzles.js'), import('./trainer.js'),
-    import('./following.js'), import('./recovery.js')]);
+    import('./following.js'), import('./recovery.js'), import('./mod.js')]);
   for (const p of pages) if (p.status === 'rejected') console.error(p.reason);
   await startRouter();
   document.documentElement.dataset.ready = 'true';

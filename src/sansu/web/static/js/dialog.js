@@ -18,19 +18,21 @@ let count = 0;
 
 /**
  * Asks `title` with the paragraphs `text`; resolves true for `yes`, false for `no`
- * (or Escape). `testid` names the dialog for tests.
+ * (or Escape). `fields`: form fields shown before the answers (checked before `yes`
+ * closes the dialog; the caller reads them once it resolves). `testid` names the
+ * dialog for tests.
  */
-export function confirmDialog({title, text, yes, no, testid = 'confirm-dialog'}) {
+export function confirmDialog({title, text, yes, no, fields = [], testid = 'confirm-dialog'}) {
   installStyle('confirm-dialog', CSS);
   const id = `confirm-${++count}`;
   const back = document.activeElement;
   const paragraphs = [text].flat().map((p, k) => h('p', {id: `${id}-text-${k}`}, p));
   const dialog = h('dialog', {class: 'confirm-dialog', 'aria-labelledby': `${id}-title`,
     'aria-describedby': paragraphs.map((p) => p.id).join(' '), 'data-testid': testid},
-  h('form', {method: 'dialog'}, h('h2', {id: `${id}-title`}, title), ...paragraphs,
+  h('form', {method: 'dialog'}, h('h2', {id: `${id}-title`}, title), ...paragraphs, ...fields,
     h('div', {class: 'row'},
       h('button', {type: 'submit', class: 'btn', value: 'no', autofocus: true,
-        'data-answer': 'no'}, no),
+        formnovalidate: true, 'data-answer': 'no'}, no),
       h('button', {type: 'submit', class: 'btn primary', value: 'yes', 'data-answer': 'yes'}, yes))));
   document.body.append(dialog);
   return new Promise((resolve) => {

@@ -8,6 +8,7 @@ import {catalog as loadCatalog, games, levelRatings} from './catalog.js';
 import {challengeForm, twoPlayerGames} from './challenge.js';
 import {relationBar} from './relations.js';
 import {KNOWN_GAMES} from './games.js';
+import {reportButton} from './report.js';
 import {h, s} from './kit.js';
 import {route} from './router.js';
 import {call} from './session.js';
@@ -105,6 +106,9 @@ async function profilePage(main, name) {
     {year: 'numeric', month: 'long', day: 'numeric'});
   main.append(
     h('h1', {class: 'profile-name'}, p.name, p.bot ? h('span', {class: 'bot-mark'}, 'BOT') : null),
+    p.closed ? h('p', {class: 'notice', 'data-testid': 'closed-mark'}, 'This account is closed.') : null,
+    p.engine ? h('p', {class: 'notice', 'data-testid': 'engine-mark'},
+      'A moderator found this account used an engine: its games change no rating.') : null,
     h('p', {class: 'muted'}, `Member since ${since} · ${p.wins} won · ${p.draws} drawn · ${p.losses} lost`
       + ' in rated games'),
     p.ratings.length ? h('div', {class: 'rating-cards'}, ...p.ratings.map((r) => ratingCard(r, p.name)))
@@ -115,6 +119,8 @@ async function profilePage(main, name) {
   // A signed-in person challenges another by name (a bot from its own page).
   const me = await call('GET', '/api/account');
   main.querySelector('.profile-name').after(await relationBar(p.name, me));
+  const someoneElse = me.user && me.user.name.toLowerCase() !== p.name.toLowerCase();
+  if (someoneElse && !me.user.bot) main.append(reportButton(p.name, me));
   if (p.bot) {
     main.append(h('p', {}, h('a', {href: `#/bot/${enc(p.name)}`}, `Challenge ${p.name}`)));
   } else if (me.user && !me.user.bot && me.user.name.toLowerCase() !== p.name.toLowerCase()) {
