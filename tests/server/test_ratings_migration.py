@@ -6,11 +6,10 @@ from __future__ import annotations
 import random
 
 import sqlalchemy as sa
-from alembic import command
 from alembic.config import Config
 from alembic.script import ScriptDirectory
 
-from sansu.server.base.store import MIGRATIONS, make_engine, migrate
+from sansu.server.base.store import MIGRATIONS, downgrade, make_engine, migrate
 from tests.server.conftest import Api, make_client
 
 NEW_TABLES = {"users", "user_sessions", "ratings", "rated_games", "rating_history"}
@@ -18,14 +17,10 @@ OLD_TABLES = ("games", "seats", "moves", "events")
 
 
 def to_revision(engine: sa.Engine, revision: str) -> None:
-    config = Config()
-    config.set_main_option("script_location", str(MIGRATIONS))
-    with engine.begin() as connection:
-        config.attributes["connection"] = connection
-        if revision == "0001":
-            command.downgrade(config, revision)
-        else:
-            command.upgrade(config, revision)
+    if revision == "0001":
+        downgrade(engine, revision)
+    else:
+        migrate(engine, revision)
 
 
 def snapshot(

@@ -6,23 +6,13 @@ from __future__ import annotations
 import random
 
 import sqlalchemy as sa
-from alembic import command
-from alembic.config import Config
 
-from sansu.server.base.store import MIGRATIONS, make_engine, migrate
+from sansu.server.base.store import downgrade, make_engine, migrate
 from tests.server.conftest import Api, make_client
 from tests.server.test_ratings_migration import HEAD, snapshot, state
 from tests.server.test_reviews import wait_done
 
 OLD_TABLES = ("games", "seats", "moves", "events", "users", "ratings", "rated_games")
-
-
-def downgrade(engine: sa.Engine, revision: str) -> None:
-    config = Config()
-    config.set_main_option("script_location", str(MIGRATIONS))
-    with engine.begin() as connection:
-        config.attributes["connection"] = connection
-        command.downgrade(config, revision)
 
 
 def test_games_survive_the_reviews_migration(any_db: str) -> None:

@@ -135,17 +135,43 @@ def make_engine(url: str) -> Engine:
     return create_engine(url, pool_size=8, max_overflow=8, pool_pre_ping=True)
 
 
-def migrate(engine: Engine) -> None:
-    """Brings the schema up to date (Alembic ``upgrade head``)."""
+def migrate(engine: Engine, revision: str = "head") -> None:
+    """Brings the schema up to date (Alembic ``upgrade head``), or up to ``revision``."""
+    _alembic(engine, "upgrade", revision)
+
+
+def downgrade(engine: Engine, revision: str) -> None:
+    """Takes the schema back to ``revision`` (Alembic ``downgrade``)."""
+    _alembic(engine, "downgrade", revision)
+
+
+def _alembic(engine: Engine, action: str, revision: str) -> None:
     from alembic import command
     from alembic.config import Config
 
     config = Config()
     config.set_main_option("script_location", str(MIGRATIONS))
     config.set_main_option("sqlalchemy.url", engine.url.render_as_string(hide_password=False))
-    with engine.begin() as connection:
-        config.attributes["connection"] = connection
-        command.upgrade(config, "head")
+    with engine.connect() as connection:
+        sqlite = connection.dialect.name == "sqlite"
+        if sqlite:
+            # Alembic changes a SQLite table by copying it and dropping the old one; with
+            # foreign keys on, that drop would fire the ON DELETE action of every row
+            # pointing at the table (an account's follows deleted, reporters forgotten).
+            connection.exec_driver_sql("PRAGMA foreign_keys=OFF")
+            connection.commit()
+        try:
+            with connection.begin():
+                config.attributes["connection"] = connection
+                getattr(command, action)(config, revision)
+                if sqlite:
+                    broken = connection.exec_driver_sql("PRAGMA foreign_key_check").fetchall()
+                    if broken:
+                        raise RuntimeError(f"the migration left dangling rows: {broken[:5]}")
+        finally:
+            if sqlite:
+                connection.exec_driver_sql("PRAGMA foreign_keys=ON")
+                connection.commit()
 
 
 class StoreError(Exception):
