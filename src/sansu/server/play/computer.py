@@ -12,9 +12,11 @@ board's step), and analysis jobs never hold every worker when there are two
 or more, so a computer to move waits at most for one analysis job (one
 worker) or for none.
 
-No player waits for compiled code: each worker loads every game's compiled
-search when it starts (:func:`warm_up`), and :meth:`ComputerRunner.start`
-waits until every worker has, before the server answers anyone. Workers
+No player waits for compiled code: :meth:`ComputerRunner.start` builds it in the
+background (:mod:`sansu.warmup`: numba compiles it once, then loads it from its
+cache), the server answers at once, and a worker loads each game's code as soon
+as it is built; until then that game's computer plays by the generic search,
+within the same time. Workers
 leave with the server: :meth:`ComputerRunner.close` ends them, and a worker
 whose server died without closing it (``kill -9``) notices and exits.
 """
@@ -29,7 +31,9 @@ import multiprocessing
 import os
 import queue
 import random
+import shutil
 import signal
+import tempfile
 import threading
 import time
 from collections.abc import Callable
@@ -37,7 +41,10 @@ from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from functools import lru_cache
+from pathlib import Path
 from typing import Any, TypeVar
+
+from sansu.warmup import stop_pool
 
 log = logging.getLogger("sansu.server")
 T = TypeVar("T")
@@ -93,7 +100,11 @@ def choose_move(request: ComputerRequest) -> str:
         from sansu.ai import get_player
     except ImportError:  # pragma: no cover - fallback kept for a tree without players
         return random_move(state, request.seed)
+    from sansu.warmup import ready
+
     player = get_player(request.game, request.level, seed=request.seed, options=request.options)
+    if not ready(request.game):  # its compiled code is still being built: no waiting for it
+        player.generic = True
     analysis = player.choose(state, time_ms=request.time_ms)
     return str(analysis.move)
 
@@ -117,19 +128,31 @@ def _watch_parent(parent: int) -> None:
     os._exit(0)  # the server is gone: nobody will ask for this worker's move
 
 
-def _worker_start(parent: int, ready: Any) -> None:
-    """Runs first in every worker: follow the server's life, then load the compiled code.
+def _worker_start(parent: int, ready: Any, marks: str | None = None) -> None:
+    """Runs first in every worker: follow the server's life, then load the compiled code
+    (``marks``: as :class:`~sansu.warmup.Warmup` builds it, in the background).
 
     Ctrl-C in a terminal reaches the whole process group; the server stops its workers
     itself, so a worker ignores it (no traceback per worker on every Ctrl-C)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     threading.Thread(target=_watch_parent, args=(parent,), daemon=True).start()
-    warm_up()
+    if marks is None:
+        warm_up()
+    else:
+        from sansu.warmup import Loader
+
+        Loader(Path(marks)).start()
     ready.put(os.getpid())
 
 
 def _pid() -> int:
     return os.getpid()
+
+
+def _quiet(future: asyncio.Future[Any]) -> None:
+    """Takes a start-up call's outcome (a pool closed at once is no error to report)."""
+    if not future.cancelled():
+        future.exception()
 
 
 def random_move(state: Any, seed: int) -> str:
@@ -195,6 +218,9 @@ class ComputerRunner:
         self._busy = {MOVE: 0, ANALYSIS: 0}
         self._seq = itertools.count()
         self._running: set[asyncio.Task[None]] = set()
+        self.warmup: Any = None
+        """The background build of the compiled code (:meth:`start`), if any."""
+        self._marks: str | None = None
         self.on_wait: Callable[[str, float], None] | None = None
         """Told how long each search (``move`` or ``analysis``) waited for a worker."""
 
@@ -208,20 +234,38 @@ class ComputerRunner:
                 max_workers=self.workers,
                 mp_context=context,
                 initializer=_worker_start,
-                initargs=(os.getpid(), self._ready),
+                initargs=(os.getpid(), self._ready, self._marks),
             )
         return self._pool
 
-    async def start(self, timeout: float = 600.0) -> None:
-        """Starts every worker and waits until each has loaded the compiled code
-        (threads: loads it here)."""
+    async def start(self, timeout: float = 600.0, *, background: bool = True) -> None:
+        """Starts every worker. With ``background``, returns at once: the compiled code is
+        built in processes of its own (:class:`~sansu.warmup.Warmup`) and the workers play
+        by the generic search until each game's is; else waits until every worker has
+        loaded it (threads: loads it here)."""
+        if background and self.warmup is None:
+            from sansu.warmup import Loader, Warmup
+
+            self._marks = tempfile.mkdtemp(prefix="sansu-warmup-")
+            stamp = os.environ.get("SANSU_KERNEL_STAMP")
+            self.warmup = Warmup(
+                Path(self._marks), processes=cores(), stamp=Path(stamp) if stamp else None
+            )
+            self.warmup.start()
+            if self.workers <= 0:
+                Loader(Path(self._marks)).start()
         executor = self._executor()
         if executor is None:
-            await asyncio.to_thread(warm_up)
+            if self.warmup is None:
+                await asyncio.to_thread(warm_up)
             return
         loop = asyncio.get_running_loop()
         # One call per worker makes the pool start them all (each warms up first).
         calls = [loop.run_in_executor(executor, _pid) for _ in range(self.workers)]
+        if self.warmup is not None:  # they start meanwhile: nothing to wait for here
+            for call in calls:
+                call.add_done_callback(_quiet)
+            return
         ready = self._ready
         deadline = time.monotonic() + timeout
         try:
@@ -231,6 +275,14 @@ class ComputerRunner:
         except queue.Empty:
             log.warning("the computer players were not ready within %.0f s", timeout)
         await asyncio.gather(*calls)
+
+    def warmup_status(self) -> dict[str, Any]:
+        """How far the background build of the compiled code is (see
+        :meth:`sansu.warmup.Warmup.status`); ready when none runs."""
+        if self.warmup is None:
+            return {"ready": True, "done": 0, "total": 0, "games": [], "seconds": 0.0}
+        status: dict[str, Any] = self.warmup.status()
+        return status
 
     def budget(self, game: str, level: str, seconds_left: float | None) -> int | None:
         """Thinking time for one move: the level's, capped by the server and the clock."""
@@ -328,19 +380,16 @@ class ComputerRunner:
             if not job.future.done():
                 job.future.set_exception(ComputerClosed("the computer players were stopped"))
         self._end_pool()
+        if self.warmup is not None:
+            self.warmup.close()
+        if self._marks is not None:
+            shutil.rmtree(self._marks, ignore_errors=True)
 
     def _end_pool(self) -> None:
         pool, self._pool = self._pool, None
         if pool is None:
             return
-        processes = list((getattr(pool, "_processes", None) or {}).values())
-        pool.shutdown(wait=False, cancel_futures=True)
-        for process in processes:
-            if process.is_alive():
-                process.terminate()
-        for process in processes:
-            process.join(timeout=5)
-        pool.shutdown(wait=True)
+        stop_pool(pool)
         if self._ready is not None:
             self._ready.close()
             self._ready.join_thread()
