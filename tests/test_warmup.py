@@ -168,8 +168,7 @@ print(sorted(m for m in sys.modules if m.startswith("sansu.ai.kernels.")))
 
 
 def test_while_the_code_builds_a_computer_plays_legal_moves_without_compiled_code() -> None:
-    # (Sumodoku's and Sudoku Challenge's rules themselves use the compiled Sudoku solver.)
-    games = ("uttt", "sansumoku", "thirtyfive")
+    games = warmup.GENERIC  # Sumodoku's and Sudoku Challenge's rules use the Sudoku solver
     script = GENERIC.format(games=games)
     out = subprocess.run(
         [sys.executable, "-c", script], capture_output=True, text=True, check=True, timeout=300

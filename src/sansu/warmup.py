@@ -217,6 +217,23 @@ def stop_pool(pool: Executor) -> None:
     pool.shutdown(wait=True)
 
 
+GENERIC = ("uttt", "sansumoku", "thirtyfive")
+"""The games whose rules need no compiled code, so that their generic search can play
+while it is built (Sumodoku's and Sudoku Challenge's rules use the Sudoku solver)."""
+
+
+def prepare_generic() -> None:
+    """Imports and runs once the generic search of :data:`GENERIC`, so that a worker's
+    first move pays for no import (seconds, on a busy machine)."""
+    import sansu
+    from sansu.ai import get_player
+
+    for game in GENERIC:
+        player = get_player(game, "beginner", seed=0)
+        player.generic = True
+        player.choose(sansu.load_game(game).initial_state(), simulations=2)
+
+
 class Loader:
     """Loads each unit in this process as soon as :class:`Warmup` has built it.
 
@@ -236,6 +253,7 @@ class Loader:
         return thread
 
     def run(self) -> None:
+        prepare_generic()
         left = [u for u in self.units if u not in _ready]
         while left:
             for unit in [u for u in left if (self.marks / u).exists()]:
