@@ -101,6 +101,19 @@ def test_left_to_the_server_the_stale_code_goes_and_no_stamp_is_left(
     assert not cache.exists() and not stamp.exists()
 
 
+def test_a_build_of_todays_code_cut_short_goes_on_from_its_cache(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root, cache, stamp = kernel_tree(tmp_path)
+    stamp.write_text(f"{warmup.fingerprint(root)} {warmup.PARTIAL}\n")
+    monkeypatch.setattr(warmup, "build_all", no_build)
+    assert warmup.ensure(stamp, now=False, root=root) is True
+    assert cache.exists() and stamp.exists()  # nothing of today's code is thrown away
+    write(root, {"ai/k.py": b"x = 3\n"})  # but a partial build of older code is stale
+    assert warmup.ensure(stamp, now=False, root=root) is True
+    assert not cache.exists() and not stamp.exists()
+
+
 def test_the_command_prints_the_fingerprint_of_the_installed_kernels() -> None:
     out = subprocess.run(
         [sys.executable, "-m", "sansu.warmup", "fingerprint"],
@@ -117,6 +130,7 @@ def test_a_build_tells_its_progress_marks_each_game_and_stamps_once_all_built(
     try:
         build.start()
         assert build.status()["total"] == 1
+        assert stamp.read_text().split()[1:] == [warmup.PARTIAL] or build.wait(0)
         assert build.wait(600)
     finally:
         build.close()
@@ -126,7 +140,7 @@ def test_a_build_tells_its_progress_marks_each_game_and_stamps_once_all_built(
     assert stamp.read_text().strip() == warmup.fingerprint()
 
 
-def test_a_unit_that_fails_is_told_and_leaves_no_stamp(tmp_path: Path) -> None:
+def test_a_unit_that_fails_is_told_and_the_stamp_says_partial(tmp_path: Path) -> None:
     stamp = tmp_path / "compiled"
     build = warmup.Warmup(tmp_path / "marks", processes=1, stamp=stamp, units=("no-such-game",))
     try:
@@ -135,7 +149,8 @@ def test_a_unit_that_fails_is_told_and_leaves_no_stamp(tmp_path: Path) -> None:
     finally:
         build.close()
     assert build.status()["done"] == 0 and build.failed == ["no-such-game"]
-    assert not stamp.exists() and not (tmp_path / "marks" / "no-such-game").exists()
+    assert stamp.read_text().split() == [warmup.fingerprint(), warmup.PARTIAL]  # not done
+    assert not (tmp_path / "marks" / "no-such-game").exists()
 
 
 def test_a_worker_loads_a_game_once_its_mark_appears(

@@ -145,6 +145,8 @@ class Warmup:
             initargs=(os.getpid(),),
         )
         version = fingerprint() if self.stamp is not None else None
+        if self.stamp is not None and _stamped(self.stamp) != version:
+            self.stamp.write_text(f"{version} {PARTIAL}\n")  # the cache is of this code
         for unit in self.units:
             future = self._pool.submit(build, unit)
             future.add_done_callback(lambda f, u=unit: self._finished(u, f, version))
@@ -267,20 +269,32 @@ class Loader:
             time.sleep(self.every)
 
 
+PARTIAL = "partial"
+"""Follows the fingerprint in a stamp while a build of that code is under way (or was cut
+short): what is in the cache is of the current code, and a build goes on from it."""
+
+
+def _stamped(stamp: Path) -> str | None:
+    try:
+        return stamp.read_text().strip()
+    except OSError:
+        return None
+
+
 def ensure(stamp: Path, *, now: bool = True, root: Path | None = None) -> bool:
     """Makes the compiled code current: unless ``stamp`` holds today's :func:`fingerprint`,
-    deletes the old cache and the stamp, then (``now``) builds everything on every core and
-    writes the stamp (else a server's :class:`Warmup` will). Whether the code was stale:
-    with a current stamp nothing is built, deleted or written."""
+    deletes the old cache and the stamp (not when the stamp says a build of today's code is
+    under way or was cut short: that build goes on), then (``now``) builds everything on
+    every core and writes the stamp (else a server's :class:`Warmup` will). Whether the code
+    was stale: with a current stamp nothing is built, deleted or written."""
     current = fingerprint(root)
-    try:
-        if stamp.read_text().strip() == current:
-            return False
-    except OSError:
-        pass
-    for path in stale_caches(root):
-        path.unlink(missing_ok=True)
-    stamp.unlink(missing_ok=True)
+    found = _stamped(stamp)
+    if found == current:
+        return False
+    if found != f"{current} {PARTIAL}":
+        for path in stale_caches(root):
+            path.unlink(missing_ok=True)
+        stamp.unlink(missing_ok=True)
     if now:
         print("setup-env: building the computer players' compiled code (once)...", file=sys.stderr)
         if build_all(stamp) != 0:
