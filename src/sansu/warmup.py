@@ -141,7 +141,7 @@ class Warmup:
         self._pool = ProcessPoolExecutor(
             max_workers=self.processes,
             mp_context=context,
-            initializer=_follow,
+            initializer=follow_parent,
             initargs=(os.getpid(),),
         )
         version = fingerprint() if self.stamp is not None else None
@@ -195,9 +195,11 @@ class Warmup:
             stop_pool(pool)
 
 
-def _follow(parent: int) -> None:
-    """Runs first in a build process: it ends with its parent, even one killed outright."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C: the parent stops it itself
+def follow_parent(parent: int) -> None:
+    """Runs first in a child process (a build's, a computer worker): it ends with its
+    parent, even one killed outright. Ctrl-C in a terminal reaches the whole process group;
+    the parent stops its children itself, so a child ignores it (no traceback each)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
     def watch() -> None:
         while os.getppid() == parent:

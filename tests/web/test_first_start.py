@@ -8,6 +8,7 @@ are measured by ``benchmarks/first_start_bench.py`` (docs/operations.md, "First 
 
 from __future__ import annotations
 
+import contextlib
 import shutil
 import sys
 import time
@@ -32,13 +33,14 @@ def fresh(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, float
     """A server started with nothing compiled, and the seconds its first page took."""
     root = tmp_path_factory.mktemp("first-start")
     sansu = shutil.which("sansu", path=str(Path(sys.executable).parent)) or "sansu"
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("NUMBA_CACHE_DIR", str(root / "numba-cache"))
-        patch.delenv("SANSU_KERNEL_STAMP", raising=False)
-        start = time.monotonic()
-        with serving(sansu, root / "games.db") as url:
+    with contextlib.ExitStack() as stack:
+        with pytest.MonkeyPatch.context() as patch:  # for this server alone
+            patch.setenv("NUMBA_CACHE_DIR", str(root / "numba-cache"))
+            patch.delenv("SANSU_KERNEL_STAMP", raising=False)
+            start = time.monotonic()
+            url = stack.enter_context(serving(sansu, root / "games.db"))
             first_page = time.monotonic() - start
-            yield url, first_page
+        yield url, first_page
 
 
 def building(url: str) -> dict[str, Any]:

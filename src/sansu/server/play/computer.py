@@ -30,40 +30,28 @@ import logging
 import multiprocessing
 import os
 import queue
-import random
 import shutil
-import signal
 import tempfile
-import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
-from functools import lru_cache
 from pathlib import Path
 from typing import Any, TypeVar
 
 from sansu.warmup import stop_pool
+from sansu.worker import HOST_MOVES as HOST_MOVES
+from sansu.worker import ComputerRequest as ComputerRequest
+from sansu.worker import cached_game as cached_game
+from sansu.worker import choose_move as choose_move
+from sansu.worker import random_move as random_move
+from sansu.worker import warm_up
+from sansu.worker import worker_pid as _pid
+from sansu.worker import worker_start as _worker_start
 
 log = logging.getLogger("sansu.server")
 T = TypeVar("T")
-
-HOST_MOVES = frozenset({"timeout"})
-"""Moves a host applies; a computer plays them only when nothing else is legal."""
-
-
-@dataclass(frozen=True)
-class ComputerRequest:
-    game: str
-    options: dict[str, Any] = field(hash=False)
-    moves: tuple[str, ...]
-    level: str
-    seed: int
-    time_ms: int | None = None
-    version: int = 0
-    """The state number the move is for (a move for an older state is dropped)."""
-    seat: int = 0
 
 
 def levels() -> tuple[str, ...]:
@@ -83,83 +71,10 @@ def default_time_ms(game: str, level: str) -> int:
     return level_for(game, level).time_ms
 
 
-@lru_cache(maxsize=32)
-def cached_game(game: str, options_key: tuple[tuple[str, Any], ...]) -> Any:
-    """The game ``game`` with the options ``options_key`` (sorted pairs), built once per
-    worker for its many searches."""
-    import sansu
-
-    return sansu.load_game(game, **dict(options_key))
-
-
-def choose_move(request: ComputerRequest) -> str:
-    """The computer's move in the position of ``request`` (runs in a worker)."""
-    game = cached_game(request.game, tuple(sorted(request.options.items())))
-    state = game.play_moves(list(request.moves))
-    try:
-        from sansu.ai import get_player
-    except ImportError:  # pragma: no cover - fallback kept for a tree without players
-        return random_move(state, request.seed)
-    from sansu.warmup import ready
-
-    player = get_player(request.game, request.level, seed=request.seed, options=request.options)
-    if not ready(request.game):  # its compiled code is still being built: no waiting for it
-        player.generic = True
-    analysis = player.choose(state, time_ms=request.time_ms)
-    return str(analysis.move)
-
-
-def warm_up() -> None:
-    """Loads (compiling on first use) every game's search, at every level."""
-    import sansu
-    from sansu.ai import LEVELS, get_player
-
-    for game in sansu.game_ids():
-        for level in LEVELS:
-            try:
-                get_player(game, level, seed=0).warm_up()
-            except Exception:  # a player that cannot warm up still plays (slower at first)
-                log.exception("cannot warm up the %s player of %s", level, game)
-
-
-def _watch_parent(parent: int) -> None:
-    while os.getppid() == parent:
-        time.sleep(1.0)
-    os._exit(0)  # the server is gone: nobody will ask for this worker's move
-
-
-def _worker_start(parent: int, ready: Any, marks: str | None = None) -> None:
-    """Runs first in every worker: follow the server's life, then load the compiled code
-    (``marks``: as :class:`~sansu.warmup.Warmup` builds it, in the background).
-
-    Ctrl-C in a terminal reaches the whole process group; the server stops its workers
-    itself, so a worker ignores it (no traceback per worker on every Ctrl-C)."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    threading.Thread(target=_watch_parent, args=(parent,), daemon=True).start()
-    if marks is None:
-        warm_up()
-    else:
-        from sansu.warmup import Loader
-
-        Loader(Path(marks)).start()
-    ready.put(os.getpid())
-
-
-def _pid() -> int:
-    return os.getpid()
-
-
 def _quiet(future: asyncio.Future[Any]) -> None:
     """Takes a start-up call's outcome (a pool closed at once is no error to report)."""
     if not future.cancelled():
         future.exception()
-
-
-def random_move(state: Any, seed: int) -> str:
-    """A seeded random legal move, host moves only when nothing else is legal."""
-    moves = [str(m) for m in state.legal_moves()]
-    playable = [m for m in moves if m not in HOST_MOVES] or moves
-    return random.Random(seed).choice(playable)
 
 
 def cores() -> int:
