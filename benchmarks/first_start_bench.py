@@ -89,8 +89,10 @@ def one_run(command: list[str], cwd: Path, env: dict[str, str], port: int) -> di
         wait_page(url, process, 1800)
         row: dict[str, Any] = {"first page": time.monotonic() - start}
         row["building at first page"] = not build_status(url)["ready"]
+        print(f"  first page after {row['first page']:.2f} s", flush=True)
         for game, level in REPLIES:
             row[f"{game} {level} reply"] = reply_seconds(url, game, level)
+            print(f"  {game} {level} reply {row[f'{game} {level} reply']:.2f} s", flush=True)
         row["first reply"] = row[f"{REPLIES[0][0]} {REPLIES[0][1]} reply"] + row["first page"]
         while not build_status(url)["ready"]:
             time.sleep(0.5)
