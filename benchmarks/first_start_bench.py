@@ -110,6 +110,9 @@ def one_run(command: list[str], cwd: Path, env: dict[str, str], port: int) -> di
 def in_place(work: Path, port: int) -> dict[str, Any]:
     env = {**os.environ, "NUMBA_CACHE_DIR": str(work / "numba-cache")}
     env.pop("SANSU_KERNEL_STAMP", None)
+    if env.get("PYTHONPATH"):  # the server runs elsewhere: PYTHONPATH=src must still hold
+        paths = env["PYTHONPATH"].split(os.pathsep)
+        env["PYTHONPATH"] = os.pathsep.join(str(Path(p).resolve()) for p in paths)
     sansu = shutil.which("sansu", path=str(Path(sys.executable).parent)) or "sansu"
     db = work / "games.db"
     command = [sansu, "serve", "--host", "127.0.0.1", "--port", str(port), "--db", str(db)]
