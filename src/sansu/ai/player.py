@@ -61,8 +61,14 @@ class ComputerPlayer:
     simulation budget, chooses the same moves.
     """
 
-    def __init__(self, game: Game, settings: Level, *, seed: int | None = None) -> None:
+    def __init__(
+        self, game: Game, settings: Level, *, seed: int | None = None, generic: bool = False
+    ) -> None:
+        """``generic``: search through the protocol alone, with no compiled code at all (the
+        game's rules are the engine's own; a server's computer plays so while its compiled
+        code is still being built, see :mod:`sansu.warmup`)."""
         self.game = game
+        self.generic = generic
         self.settings = settings
         self.level: str = settings.name
         self.time_ms: int = settings.time_ms
@@ -81,18 +87,22 @@ class ComputerPlayer:
         """Whether this game is searched by a compiled kernel."""
         from sansu.ai.compiled import KERNELS
 
-        return self.game.id in KERNELS
+        return self.game.id in KERNELS and not self.generic
 
     def _searcher(self) -> Any:
         if self._search is None:
-            from sansu.ai.adapters import adapter_for
+            from sansu.ai.adapters import Adapter, adapter_for
             from sansu.ai.mcts import MCTS
 
             s = self.settings
             if self.compiled:
                 self._search = compiled_search(self.game.id, s)
             else:
-                self._adapter = adapter_for(self.game, vision=s.vision)
+                self._adapter = (
+                    Adapter(self.game, vision=s.vision)
+                    if self.generic
+                    else adapter_for(self.game, vision=s.vision)
+                )
                 self._search = MCTS(self._adapter, c_uct=s.c_uct, widening=s.widening)
         return self._search
 

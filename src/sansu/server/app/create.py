@@ -206,9 +206,9 @@ def create_app(
     ``rate_limits``: per client (default :class:`RateLimits`). ``keep_idle``,
     ``keep_finished``: seconds an unused game in play, or finished, stays in
     memory. ``abandon_after``: seconds without a move or a player's socket
-    after which a game in play is listed as abandoned. ``warm_up``: load the
-    computer players' compiled code before answering anyone (tests without
-    computer games turn it off). ``review_simulations``: per position of a
+    after which a game in play is listed as abandoned. ``warm_up``: build and load the
+    computer players' compiled code, in the background (:mod:`sansu.warmup`; tests
+    without computer games turn it off). ``review_simulations``: per position of a
     post-game review (default: each game's own, ``sansu.ai.review``).
     ``analysis_simulations``: the first and the largest step of the analysis board
     (default: each game's own, ``sansu.server.analysis.board.default_budgets``).

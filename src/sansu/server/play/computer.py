@@ -12,9 +12,11 @@ board's step), and analysis jobs never hold every worker when there are two
 or more, so a computer to move waits at most for one analysis job (one
 worker) or for none.
 
-No player waits for compiled code: each worker loads every game's compiled
-search when it starts (:func:`warm_up`), and :meth:`ComputerRunner.start`
-waits until every worker has, before the server answers anyone. Workers
+No player waits for compiled code: :meth:`ComputerRunner.start` builds it in the
+background (:mod:`sansu.warmup`: numba compiles it once, then loads it from its
+cache), the server answers at once, and a worker loads each game's code as soon
+as it is built; until then that game's computer plays by the generic search,
+within the same time. Workers
 leave with the server: :meth:`ComputerRunner.close` ends them, and a worker
 whose server died without closing it (``kill -9``) notices and exits.
 """
@@ -28,35 +30,28 @@ import logging
 import multiprocessing
 import os
 import queue
-import random
-import signal
-import threading
+import shutil
+import tempfile
 import time
 from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
-from functools import lru_cache
+from pathlib import Path
 from typing import Any, TypeVar
+
+from sansu.warmup import stop_pool
+from sansu.worker import HOST_MOVES as HOST_MOVES
+from sansu.worker import ComputerRequest as ComputerRequest
+from sansu.worker import cached_game as cached_game
+from sansu.worker import choose_move as choose_move
+from sansu.worker import random_move as random_move
+from sansu.worker import warm_up
+from sansu.worker import worker_pid as _pid
+from sansu.worker import worker_start as _worker_start
 
 log = logging.getLogger("sansu.server")
 T = TypeVar("T")
-
-HOST_MOVES = frozenset({"timeout"})
-"""Moves a host applies; a computer plays them only when nothing else is legal."""
-
-
-@dataclass(frozen=True)
-class ComputerRequest:
-    game: str
-    options: dict[str, Any] = field(hash=False)
-    moves: tuple[str, ...]
-    level: str
-    seed: int
-    time_ms: int | None = None
-    version: int = 0
-    """The state number the move is for (a move for an older state is dropped)."""
-    seat: int = 0
 
 
 def levels() -> tuple[str, ...]:
@@ -76,67 +71,10 @@ def default_time_ms(game: str, level: str) -> int:
     return level_for(game, level).time_ms
 
 
-@lru_cache(maxsize=32)
-def cached_game(game: str, options_key: tuple[tuple[str, Any], ...]) -> Any:
-    """The game ``game`` with the options ``options_key`` (sorted pairs), built once per
-    worker for its many searches."""
-    import sansu
-
-    return sansu.load_game(game, **dict(options_key))
-
-
-def choose_move(request: ComputerRequest) -> str:
-    """The computer's move in the position of ``request`` (runs in a worker)."""
-    game = cached_game(request.game, tuple(sorted(request.options.items())))
-    state = game.play_moves(list(request.moves))
-    try:
-        from sansu.ai import get_player
-    except ImportError:  # pragma: no cover - fallback kept for a tree without players
-        return random_move(state, request.seed)
-    player = get_player(request.game, request.level, seed=request.seed, options=request.options)
-    analysis = player.choose(state, time_ms=request.time_ms)
-    return str(analysis.move)
-
-
-def warm_up() -> None:
-    """Loads (compiling on first use) every game's search, at every level."""
-    import sansu
-    from sansu.ai import LEVELS, get_player
-
-    for game in sansu.game_ids():
-        for level in LEVELS:
-            try:
-                get_player(game, level, seed=0).warm_up()
-            except Exception:  # a player that cannot warm up still plays (slower at first)
-                log.exception("cannot warm up the %s player of %s", level, game)
-
-
-def _watch_parent(parent: int) -> None:
-    while os.getppid() == parent:
-        time.sleep(1.0)
-    os._exit(0)  # the server is gone: nobody will ask for this worker's move
-
-
-def _worker_start(parent: int, ready: Any) -> None:
-    """Runs first in every worker: follow the server's life, then load the compiled code.
-
-    Ctrl-C in a terminal reaches the whole process group; the server stops its workers
-    itself, so a worker ignores it (no traceback per worker on every Ctrl-C)."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    threading.Thread(target=_watch_parent, args=(parent,), daemon=True).start()
-    warm_up()
-    ready.put(os.getpid())
-
-
-def _pid() -> int:
-    return os.getpid()
-
-
-def random_move(state: Any, seed: int) -> str:
-    """A seeded random legal move, host moves only when nothing else is legal."""
-    moves = [str(m) for m in state.legal_moves()]
-    playable = [m for m in moves if m not in HOST_MOVES] or moves
-    return random.Random(seed).choice(playable)
+def _quiet(future: asyncio.Future[Any]) -> None:
+    """Takes a start-up call's outcome (a pool closed at once is no error to report)."""
+    if not future.cancelled():
+        future.exception()
 
 
 def cores() -> int:
@@ -195,6 +133,9 @@ class ComputerRunner:
         self._busy = {MOVE: 0, ANALYSIS: 0}
         self._seq = itertools.count()
         self._running: set[asyncio.Task[None]] = set()
+        self.warmup: Any = None
+        """The background build of the compiled code (:meth:`start`), if any."""
+        self._marks: str | None = None
         self.on_wait: Callable[[str, float], None] | None = None
         """Told how long each search (``move`` or ``analysis``) waited for a worker."""
 
@@ -208,20 +149,38 @@ class ComputerRunner:
                 max_workers=self.workers,
                 mp_context=context,
                 initializer=_worker_start,
-                initargs=(os.getpid(), self._ready),
+                initargs=(os.getpid(), self._ready, self._marks),
             )
         return self._pool
 
-    async def start(self, timeout: float = 600.0) -> None:
-        """Starts every worker and waits until each has loaded the compiled code
-        (threads: loads it here)."""
+    async def start(self, timeout: float = 600.0, *, background: bool = True) -> None:
+        """Starts every worker. With ``background``, returns at once: the compiled code is
+        built in processes of its own (:class:`~sansu.warmup.Warmup`) and the workers play
+        by the generic search until each game's is; else waits until every worker has
+        loaded it (threads: loads it here)."""
+        if background and self.warmup is None:
+            from sansu.warmup import Loader, Warmup
+
+            self._marks = tempfile.mkdtemp(prefix="sansu-warmup-")
+            stamp = os.environ.get("SANSU_KERNEL_STAMP")
+            self.warmup = Warmup(
+                Path(self._marks), processes=cores(), stamp=Path(stamp) if stamp else None
+            )
+            self.warmup.start()
+            if self.workers <= 0:
+                Loader(Path(self._marks)).start()
         executor = self._executor()
         if executor is None:
-            await asyncio.to_thread(warm_up)
+            if self.warmup is None:
+                await asyncio.to_thread(warm_up)
             return
         loop = asyncio.get_running_loop()
         # One call per worker makes the pool start them all (each warms up first).
         calls = [loop.run_in_executor(executor, _pid) for _ in range(self.workers)]
+        if self.warmup is not None:  # they start meanwhile: nothing to wait for here
+            for call in calls:
+                call.add_done_callback(_quiet)
+            return
         ready = self._ready
         deadline = time.monotonic() + timeout
         try:
@@ -231,6 +190,14 @@ class ComputerRunner:
         except queue.Empty:
             log.warning("the computer players were not ready within %.0f s", timeout)
         await asyncio.gather(*calls)
+
+    def warmup_status(self) -> dict[str, Any]:
+        """How far the background build of the compiled code is (see
+        :meth:`sansu.warmup.Warmup.status`); ready when none runs."""
+        if self.warmup is None:
+            return {"ready": True, "done": 0, "total": 0, "games": [], "seconds": 0.0}
+        status: dict[str, Any] = self.warmup.status()
+        return status
 
     def budget(self, game: str, level: str, seconds_left: float | None) -> int | None:
         """Thinking time for one move: the level's, capped by the server and the clock."""
@@ -328,19 +295,16 @@ class ComputerRunner:
             if not job.future.done():
                 job.future.set_exception(ComputerClosed("the computer players were stopped"))
         self._end_pool()
+        if self.warmup is not None:
+            self.warmup.close()
+        if self._marks is not None:
+            shutil.rmtree(self._marks, ignore_errors=True)
 
     def _end_pool(self) -> None:
         pool, self._pool = self._pool, None
         if pool is None:
             return
-        processes = list((getattr(pool, "_processes", None) or {}).values())
-        pool.shutdown(wait=False, cancel_futures=True)
-        for process in processes:
-            if process.is_alive():
-                process.terminate()
-        for process in processes:
-            process.join(timeout=5)
-        pool.shutdown(wait=True)
+        stop_pool(pool)
         if self._ready is not None:
             self._ready.close()
             self._ready.join_thread()

@@ -164,6 +164,7 @@ async def health(service: Service) -> dict[str, Any]:
         "commits": service.store.batches,
         "writes": service.store.jobs,
         "computer_moves": service.turns.moves,
+        "warmup": service.computer.warmup_status(),
         "handling_ms": service.metrics.handling_ms(),
         "loop_lag_ms": service.metrics.loop_lag_ms(),
         "store_seconds": {

@@ -10,6 +10,7 @@ import {renderGallery} from './gallery.js';
 import {startPlayingStrip} from './playing.js';
 import {route, startRouter} from './router.js';
 import {setupToggles} from './ui.js';
+import {startWarmupBanner} from './warmup.js';
 
 route(/^\/gallery$/, 'gallery', async (main) => {
   const items = window.sansuGalleryItems || [];
@@ -29,6 +30,7 @@ async function start() {
   const notify = notificationSwitch();
   document.getElementById('sound-toggle')?.before(...(notify ? [notify] : []));
   startPlayingStrip();
+  startWarmupBanner();
   const pages = await Promise.allSettled([import('./home.js'), import('./play.js'),
     import('./lobby.js'), import('./account.js'), import('./seeks.js'),
     import('./bots.js'), import('./analysis.js'), import('./tournament.js'), import('./ratings.js'),
