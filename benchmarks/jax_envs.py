@@ -19,9 +19,9 @@ from collections.abc import Callable
 from typing import Any
 
 import jax
-import jax.numpy as jnp
 
 from sansu.envs.jax import make, random_action
+from sansu.envs.jax.core import select
 
 BATCH = 1024
 STEPS = 64
@@ -45,11 +45,7 @@ def runner(env: Any, batch: int, device: Any) -> Callable[[], int]:
         key, pick, fresh = jax.random.split(key, 3)
         state = step(state, random_action(pick, state.legal_action_mask))
         new = init(jax.random.split(fresh, batch))
-        state = jax.tree_util.tree_map(
-            lambda a, b: jnp.where(state.terminated.reshape((-1,) + (1,) * (a.ndim - 1)), a, b),
-            new,
-            state,
-        )
+        state = select(state.terminated, new, state)
         return (state, key), None
 
     @jax.jit

@@ -137,3 +137,13 @@ def random_action(key: Array, legal_action_mask: Array) -> Array:
     count = mask.sum(-1)
     rank = (jax.random.uniform(key, count.shape) * count).astype(jnp.int32)
     return jnp.argmax(jnp.cumsum(mask, -1) > rank[..., None], axis=-1).astype(jnp.int32)
+
+
+def select(flags: Array, where_true: T, where_false: T) -> T:
+    """Batched states: ``where_true``'s game wherever ``flags`` (one per game) holds, else
+    ``where_false``'s (e.g. a new game wherever one ended)."""
+
+    def pick(a: Array, b: Array) -> Array:
+        return jnp.where(flags.reshape(flags.shape + (1,) * (a.ndim - flags.ndim)), a, b)
+
+    return jax.tree_util.tree_map(pick, where_true, where_false)
