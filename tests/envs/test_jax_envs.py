@@ -17,7 +17,11 @@ from hypothesis import strategies as st  # noqa: E402
 from sansu.envs.jax import make, random_action  # noqa: E402
 
 BATCH = 500
-CASES = [("uttt", {}, 2000)]
+CASES = [
+    ("uttt", {}, 2000),
+    ("thirtyfive", {}, 300),
+    ("thirtyfive", {"rows": 3, "cols": 5}, 1000),
+]
 
 
 def _runner(env):
@@ -33,20 +37,22 @@ def _runner(env):
     return run
 
 
-def _expected_views(planes: np.ndarray, mask: np.ndarray, mover: np.ndarray) -> np.ndarray:
-    """What each seat should observe, ``batch × seat × 9 × 9 × 6``, from sansu's planes (UTTT)."""
-    cells, sections = planes[:, None, 0], planes[:, None, 1]
+def _expected_views(
+    game_id: str, planes: np.ndarray, mask: np.ndarray, mover: np.ndarray
+) -> np.ndarray:
+    """What each seat should observe, ``batch × seat × cells × planes``, from sansu's planes."""
     seat = np.arange(2)[None, :, None]
     mine, theirs = seat + 1, 2 - seat
-    legal = mask[:, None] & (seat == mover[:, None, None])
-    flat = [
-        cells == mine,
-        cells == theirs,
-        sections == mine,
-        sections == theirs,
-        (sections > 0) & (seat >= 0),
-    ]
-    return np.stack([*flat, legal], axis=-1).reshape(-1, 2, 9, 9, 6)
+    if game_id == "uttt":
+        cells, sections = planes[:, None, 0], planes[:, None, 1]
+        legal = mask[:, None] & (seat == mover[:, None, None])
+        closed = (sections > 0) & (seat >= 0)
+        flat = [cells == mine, cells == theirs, sections == mine, sections == theirs, closed]
+        return np.stack([*flat, legal], axis=-1)
+    colour, number, highlight = planes[:, None, 0], planes[:, None, 1], planes[:, None, 2]
+    flat = [colour == mine, colour == theirs, highlight == mine, highlight == theirs]
+    flat += [(number == n) & (seat >= 0) for n in range(1, 10)]
+    return np.stack(flat, axis=-1)
 
 
 @pytest.mark.parametrize(("game_id", "options", "games"), CASES)
@@ -58,10 +64,11 @@ def test_jax_env_plays_like_the_engine(game_id, options, games):
     init, run = jax.jit(jax.vmap(env.init)), _runner(env)
     key = jax.random.PRNGKey(games)
     outcomes = set()
-    for _ in range(games // BATCH):
+    batch = min(BATCH, games)
+    for _ in range(games // batch):
         key, sub = jax.random.split(key)
-        state = init(jax.random.split(sub, BATCH))
-        states = [game.initial_state() for _ in range(BATCH)]
+        state = init(jax.random.split(sub, batch))
+        states = [game.initial_state() for _ in range(batch)]
         planes = np.asarray(env.planes(state))
         for i, engine in enumerate(states):
             assert np.array_equal(planes[i], enc.observation(engine))
@@ -80,7 +87,8 @@ def test_jax_env_plays_like_the_engine(game_id, options, games):
             rewards, over = np.asarray(state.rewards), np.asarray(state.terminated)
             mask, player = np.asarray(state.legal_action_mask), np.asarray(state.current_player)
             playing = np.array([s is not None for s in states])
-            expected = _expected_views(planes, mask & ~over[:, None], player)
+            expected = _expected_views(game_id, planes, mask & ~over[:, None], player)
+            views = views.reshape(expected.shape)
             assert np.array_equal(views[playing], expected[playing])
             for i, engine in enumerate(states):
                 if engine is None:
@@ -97,8 +105,9 @@ def test_jax_env_plays_like_the_engine(game_id, options, games):
                 states[i] = engine
             if all(s is None for s in states):
                 break
-    # Random play reaches every kind of ending.
-    assert outcomes == {(1.0, -1.0), (-1.0, 1.0), (0.0, 0.0)}
+    # Random play reaches every kind of ending (a draw of 35 needs an even board).
+    assert outcomes >= {(1.0, -1.0), (-1.0, 1.0)}
+    assert (0.0, 0.0) in outcomes or game_id == "thirtyfive"
 
 
 @pytest.fixture(scope="module")
@@ -140,6 +149,15 @@ def test_any_choice_of_legal_moves_matches_the_engine(uttt, picks):
         assert np.array_equal(np.asarray(env.planes(state)), enc.observation(engine))
 
 
-def test_make_refuses_an_unknown_game():
-    with pytest.raises(ValueError, match="no JAX environment 'chess'"):
-        make("chess")
+@pytest.mark.parametrize(
+    ("env_id", "options", "message"),
+    [
+        ("chess", {}, "no JAX environment 'chess'"),
+        ("uttt", {"rows": 3}, "uttt takes no options"),
+        ("thirtyfive", {"size": 3}, "takes rows and cols"),
+        ("thirtyfive", {"rows": 2}, "rows"),
+    ],
+)
+def test_make_refuses_bad_arguments(env_id, options, message):
+    with pytest.raises(ValueError, match=message):
+        make(env_id, **options)

@@ -24,7 +24,7 @@ from sansu.envs.jax.core import Env, State, random_action
 
 __all__ = ["ENV_IDS", "Env", "State", "make", "random_action"]
 
-ENV_IDS = ("uttt",)
+ENV_IDS = ("uttt", "thirtyfive")
 
 
 def make(env_id: str, **options: Any) -> Env:
@@ -37,4 +37,9 @@ def make(env_id: str, **options: Any) -> Env:
         from sansu.envs.jax.uttt import UltimateTicTacToe
 
         return UltimateTicTacToe()
-    raise AssertionError(env_id)
+    from sansu.envs.jax.thirtyfive import ThirtyFive
+
+    unknown = set(options) - {"rows", "cols"}
+    if unknown:
+        raise ValueError(f"thirtyfive takes rows and cols (got {', '.join(sorted(unknown))})")
+    return ThirtyFive(**options)
