@@ -62,6 +62,19 @@ class State:
         raise NotImplementedError
 
 
+def start(num_actions: int, observation_shape: tuple[int, ...]) -> dict[str, Array]:
+    """The common fields of a game's first position: player 0 to move, every action legal."""
+    return {
+        "current_player": jnp.int32(0),
+        "observation": jnp.zeros(observation_shape, jnp.bool_),
+        "rewards": jnp.zeros(2, jnp.float32),
+        "terminated": jnp.bool_(False),
+        "truncated": jnp.bool_(False),
+        "legal_action_mask": jnp.ones(num_actions, jnp.bool_),
+        "_step_count": jnp.int32(0),
+    }
+
+
 class Env(abc.ABC):
     """Pgx's ``Env`` API: ``init``, ``step``, ``observe``, and the game's facts."""
 

@@ -22,7 +22,7 @@ from __future__ import annotations
 import jax.numpy as jnp
 import numpy as np
 
-from sansu.envs.jax.core import Array, Env, State, pytree
+from sansu.envs.jax.core import Array, Env, State, pytree, start
 
 TARGET = 35
 NONE = -1
@@ -70,13 +70,7 @@ class ThirtyFive(Env):
     def _init(self, key: Array) -> ThirtyFiveState:
         n = self.size
         return ThirtyFiveState(
-            current_player=jnp.int32(0),
-            observation=jnp.zeros((self.rows, self.cols, PLANES), jnp.bool_),
-            rewards=jnp.zeros(2, jnp.float32),
-            terminated=jnp.bool_(False),
-            truncated=jnp.bool_(False),
-            legal_action_mask=jnp.ones(self.num_actions, jnp.bool_),
-            _step_count=jnp.int32(0),
+            **start(self.num_actions, (self.rows, self.cols, PLANES)),
             _number=jnp.zeros(n, jnp.int8),
             _colour=jnp.full(n, NONE, jnp.int8),
             _highlight=jnp.full(n, NONE, jnp.int8),

@@ -20,7 +20,7 @@ from __future__ import annotations
 import jax.numpy as jnp
 import numpy as np
 
-from sansu.envs.jax.core import Array, Env, State, pytree
+from sansu.envs.jax.core import Array, Env, State, pytree, start
 
 NUM_ACTIONS = 81
 OPEN, FULL = -1, 2
@@ -78,13 +78,7 @@ class UltimateTicTacToe(Env):
 
     def _init(self, key: Array) -> UTTTState:
         return UTTTState(
-            current_player=jnp.int32(0),
-            observation=jnp.zeros((9, 9, 6), jnp.bool_),
-            rewards=jnp.zeros(2, jnp.float32),
-            terminated=jnp.bool_(False),
-            truncated=jnp.bool_(False),
-            legal_action_mask=jnp.ones(NUM_ACTIONS, jnp.bool_),
-            _step_count=jnp.int32(0),
+            **start(NUM_ACTIONS, (9, 9, 6)),
             _board=jnp.full(NUM_ACTIONS, -1, jnp.int8),
             _sections=jnp.full(9, OPEN, jnp.int8),
             _target=jnp.int32(-1),
