@@ -3,7 +3,8 @@
 Each environment plays random legal games at batch 1024, ``jit`` + ``vmap``:
 one compiled call makes ``STEPS`` steps (a ``lax.scan`` of a random legal
 action, the step, and a new game wherever one ended), the same loop for
-sansu's Ultimate Tic-Tac-Toe, Pgx's tic-tac-toe and connect four. The three
+sansu's Ultimate Tic-Tac-Toe, Sansumoku and 35 (8 × 8), Pgx's tic-tac-toe
+and connect four. The three
 are timed in alternation, round after round, and each line gives the median
 rate (with the best round beside it), counted in the process's CPU time
 (XLA may use both cores) and in wall time. Compile time is not timed.
@@ -75,7 +76,11 @@ def rates(run: Callable[[], int], seconds: float) -> tuple[float, float]:
 
 def compare(device: Any, batch: int, rounds: int, seconds: float) -> None:
     """Time sansu's UTTT and Pgx's two games in alternation on ``device``."""
-    envs = {"sansu uttt": make("uttt")}
+    envs = {
+        "sansu uttt": make("uttt"),
+        "sansu sansumoku": make("sansumoku"),
+        "sansu thirtyfive": make("thirtyfive"),
+    }
     for env_id in ("tic_tac_toe", "connect_four"):
         reference = _reference(env_id)
         if reference is None:
@@ -94,7 +99,7 @@ def compare(device: Any, batch: int, rounds: int, seconds: float) -> None:
     for name in runs:
         median = statistics.median(cpu[name])
         print(
-            f"{name:18} batch {batch:5}   {median / 1e6:6.2f} M steps per CPU second"
+            f"{name:20} batch {batch:5}   {median / 1e6:6.2f} M steps per CPU second"
             f" (best round {max(cpu[name]) / 1e6:6.2f} M)"
             f"   {statistics.median(wall[name]) / 1e6:6.2f} M steps/s wall"
             f"   sansu uttt / this (CPU) {base / median:5.2f}×",

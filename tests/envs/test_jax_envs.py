@@ -19,6 +19,7 @@ from sansu.envs.jax import make, random_action  # noqa: E402
 BATCH = 500
 CASES = [
     ("uttt", {}, 2000),
+    ("sansumoku", {}, 2000),
     ("thirtyfive", {}, 300),
     ("thirtyfive", {"rows": 3, "cols": 5}, 1000),
 ]
@@ -48,6 +49,13 @@ def _expected_views(
         legal = mask[:, None] & (seat == mover[:, None, None])
         closed = (sections > 0) & (seat >= 0)
         flat = [cells == mine, cells == theirs, sections == mine, sections == theirs, closed]
+        return np.stack([*flat, legal], axis=-1)
+    if game_id == "sansumoku":
+        placed, digit, sections = planes[:, None, 0], planes[:, None, 1], planes[:, None, 2]
+        legal = mask[:, None] & (seat == mover[:, None, None])
+        flat = [placed == mine, placed == theirs]
+        flat += [(digit == n) & (seat >= 0) for n in range(1, 10)]
+        flat += [sections == mine, sections == theirs, (sections > 0) & (seat >= 0)]
         return np.stack([*flat, legal], axis=-1)
     colour, number, highlight = planes[:, None, 0], planes[:, None, 1], planes[:, None, 2]
     flat = [colour == mine, colour == theirs, highlight == mine, highlight == theirs]

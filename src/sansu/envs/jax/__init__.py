@@ -24,19 +24,20 @@ from sansu.envs.jax.core import Env, State, random_action
 
 __all__ = ["ENV_IDS", "Env", "State", "make", "random_action"]
 
-ENV_IDS = ("uttt", "thirtyfive")
+ENV_IDS = ("uttt", "sansumoku", "thirtyfive")
 
 
 def make(env_id: str, **options: Any) -> Env:
     """The environment ``env_id`` (one of :data:`ENV_IDS`) with the game's ``options``."""
     if env_id not in ENV_IDS:
         raise ValueError(f"no JAX environment {env_id!r}: choose one of {', '.join(ENV_IDS)}")
-    if env_id == "uttt":
+    if env_id in ("uttt", "sansumoku"):
         if options:
-            raise ValueError(f"uttt takes no options (got {', '.join(options)})")
+            raise ValueError(f"{env_id} takes no options (got {', '.join(options)})")
+        from sansu.envs.jax.sansumoku import Sansumoku
         from sansu.envs.jax.uttt import UltimateTicTacToe
 
-        return UltimateTicTacToe()
+        return UltimateTicTacToe() if env_id == "uttt" else Sansumoku()
     from sansu.envs.jax.thirtyfive import ThirtyFive
 
     unknown = set(options) - {"rows", "cols"}

@@ -40,7 +40,8 @@ SECTION_LINES = jnp.asarray(CELL[:, LINES], jnp.int32)
 SECTION_CELLS = jnp.asarray(CELL, jnp.int32)
 
 
-def _section(action: Array) -> Array:
+def section_of(action: Array) -> Array:
+    """The section (0–8) of a row-major cell, by arithmetic (no table to gather from)."""
     return 3 * (action // 27) + action % 9 // 3
 
 
@@ -92,7 +93,7 @@ class UltimateTicTacToe(Env):
         lines = (board[SECTION_LINES] == player).all(-1).any(-1)
         full = (board[SECTION_CELLS] >= 0).all(-1)
         status = jnp.where(lines, player, jnp.where(full, FULL, OPEN)).astype(jnp.int8)
-        sections = jnp.where(jnp.arange(9) == _section(action), status, state._sections)
+        sections = jnp.where(jnp.arange(9) == section_of(action), status, state._sections)
         win = (sections[LINES] == player).all(-1).any()
         over = win | (sections != OPEN).all()
         position = 3 * (action // 9 % 3) + action % 3
