@@ -26,11 +26,17 @@
    reach with this agent (the no-game loop's own mask handling, nine actions
    of 81, counted twice: a slight overestimate of the floor).
 
+3. The pure-JAX environments (``sansu.envs.jax``) against Pgx's tic-tac-toe
+   and connect four, ``jit`` + ``vmap`` at batch 1024 on the CPU, then on a
+   GPU if one is found (``jax_envs.py``; the devices are printed).
+
 Times are the benchmark thread's CPU time (``time.thread_time``), not the
 wall clock: on a shared machine other processes then slow a round only
-through the caches they share, not by taking the core away.
+through the caches they share, not by taking the core away (the JAX part,
+whose work runs on XLA's threads, gives the process's CPU time and the wall
+time).
 
-Usage: ``python benchmarks/envs_bench.py [--rounds N] [--seconds S]``
+Usage: ``python benchmarks/envs_bench.py [--rounds N] [--seconds S] [--jax-only]``
 """
 
 from __future__ import annotations
@@ -218,7 +224,24 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=5, help="timed pairs per line")
     parser.add_argument("--seconds", type=float, default=0.5, help="length of one timed round")
+    parser.add_argument("--jax-only", action="store_true", help="only the JAX environments")
     args = parser.parse_args([] if argv is None else argv)
+    if not args.jax_only:
+        _numpy_envs(args)
+        print()
+    _jax_envs(args)
+
+
+def _jax_envs(args: argparse.Namespace) -> None:
+    try:
+        import jax_envs  # a sibling: benchmarks/
+    except ImportError as missing:
+        print(f"## JAX environments: not run ({missing}; pip install 'sansu[jax]' pgx)")
+        return
+    jax_envs.main(args.rounds, max(args.seconds, 1.0))
+
+
+def _numpy_envs(args: argparse.Namespace) -> None:
     reference = openspiel_runner()
     print(
         "## VectorEnv random legal play, steps/s on one core"
