@@ -9,8 +9,8 @@
    both; the rates are medians too, with the best (least disturbed) round
    beside them, since a shared machine slows every round a little or a lot.
    Targets at batch 1024: Ultimate Tic-Tac-Toe ≥ 10 M steps/s,
-   Sansumoku ≥ 5 M. (Published anchor, not measured here: Pgx on CPU reaches
-   7.5 M steps/s for plain tic-tac-toe at batch 1024.)
+   Sansumoku ≥ 5 M. (Pgx's tic-tac-toe and connect four are measured in the
+   same run by the JAX part below.)
 2. PettingZoo: steps per second of a masked random agent loop through
    ``pettingzoo_env`` against the same random play straight on the engine
    (``state.play(choice(state.legal_moves()))``), in alternation; the
