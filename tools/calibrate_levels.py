@@ -217,6 +217,7 @@ def summary(game: str, clock: str, entries: list[dict[str, Any]]) -> dict[str, A
         pairs[f"{a}-{b}"] = {k: v for k, v in result.items() if k not in ("a", "b")}
     out = fit(levels, scores, played)
     out.update(games=int(played.sum() // 2), seconds=sum(p["seconds"] for p in pairs.values()))
+    out["seeds"] = sorted({e["seed"] for e in mine})
     out["pairs"] = pairs
     return out
 
@@ -284,7 +285,6 @@ def main() -> int:
         data["games"][game] = {
             **summary(game, args.clock, entries),
             "clock": args.clock,
-            "seed": args.seed,
         }
         print(game, json.dumps(data["games"][game]["ratings"]), file=sys.stderr)
     args.out.write_text(json.dumps(data, indent=1) + "\n")
