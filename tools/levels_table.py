@@ -36,13 +36,27 @@ def _number(value: float) -> str:
     return f"{round(value)}".replace("-", "−")
 
 
+def _clock(clock: Any) -> str:
+    """How a game's levels were timed, as ``levels.json`` records it, in words."""
+    text = str(clock)
+    if text.isdigit():
+        return f"each move capped at {text} ms"
+    if text == "own":
+        return "each level at its own time"
+    if text.startswith("budget"):
+        extra = text.partition(",")[2]
+        words = "each level's own simulation budget"
+        return words + (f" (`max`: {extra.partition('=')[2]} simulations)" if extra else "")
+    return text
+
+
 def table(calibration: dict[str, Any]) -> str:
     """The Markdown table of ``calibration`` (the parsed levels.json) and its note."""
     games = calibration["games"]
     levels = list(next(iter(games.values()))["ratings"])
     lines = [
-        "| game | " + " | ".join(levels) + " | in order |",
-        "|---|" + "---|" * len(levels) + "---|",
+        "| game | " + " | ".join(levels) + " | in order | games | timed by |",
+        "|---|" + "---|" * len(levels) + "---|---|---|",
     ]
     for game, data in games.items():
         ratings, ci = data["ratings"], data["ci95"]
@@ -58,16 +72,17 @@ def table(calibration: dict[str, Any]) -> str:
             if ratings[high] < ratings[low]
         ]
         order = "yes" if not slips else "no: " + ", ".join(slips)
-        lines.append(f"| {TITLES.get(game, game)} | " + " | ".join(cells) + f" | {order} |")
+        lines.append(
+            f"| {TITLES.get(game, game)} | "
+            + " | ".join(cells)
+            + f" | {order} | {data['games']} | {_clock(data.get('clock', '?'))} |"
+        )
     anchor = calibration["anchor"]
-    per_game = {data["games"] for data in games.values()}
     lines += [
         "",
         f"Elo scale, anchored at `{anchor['level']}` = {_number(anchor['rating'])}; in"
         " brackets the 95% interval relative to the anchor. Method: "
-        f"{calibration['method']}; {calibration['games_per_pair']} games per pair of levels"
-        f" ({', '.join(str(n) for n in sorted(per_game))} games per game), each move's"
-        f" thinking capped at {calibration['time_ms_cap']} ms, seed {calibration['seed']}.",
+        f"{calibration['method']}.",
     ]
     return "\n".join(lines)
 
