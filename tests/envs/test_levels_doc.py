@@ -39,8 +39,8 @@ def test_a_level_below_the_one_before_is_called_out():
     ratings = changed["games"]["uttt"]["ratings"]
     ratings["max"] = ratings["hard"] - 1
     row = next(x for x in levels_table.table(changed).splitlines() if "Ultimate" in x)
-    assert row.endswith("| no: max < hard |")
+    assert "| no: max < hard |" in row
     ratings["max"] = ratings["hard"] + 1
     ratings["easy"], ratings["beginner"] = 500, 900
     row = next(x for x in levels_table.table(changed).splitlines() if "Ultimate" in x)
-    assert row.endswith("| no: easy < beginner |")
+    assert "| no: easy < beginner |" in row
