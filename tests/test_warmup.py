@@ -153,6 +153,24 @@ def test_a_unit_that_fails_is_told_and_the_stamp_says_partial(tmp_path: Path) ->
     assert not (tmp_path / "marks" / "no-such-game").exists()
 
 
+def test_a_finished_build_s_stamp_says_the_code_is_built_and_nothing_else_does(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("NUMBA_CACHE_DIR", raising=False)
+    stamp = tmp_path / "compiled"
+    assert not warmup.built(stamp)  # no stamp: never built
+    stamp.write_text(f"{warmup.fingerprint()} {warmup.PARTIAL}\n")
+    assert not warmup.built(stamp)  # a build cut short
+    stamp.write_text("0" * 64 + "\n")
+    assert not warmup.built(stamp)  # another code's
+    stamp.write_text(warmup.fingerprint() + "\n")
+    assert warmup.built(stamp)
+    monkeypatch.setenv("SANSU_KERNEL_STAMP", str(stamp))
+    assert warmup.built()
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "elsewhere"))
+    assert not warmup.built()  # the stamp is not of a cache moved elsewhere
+
+
 def test_a_worker_loads_a_game_once_its_mark_appears(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -132,6 +132,9 @@ class Warmup:
         self._pool: ProcessPoolExecutor | None = None
         self._all = threading.Event()
         self._lock = threading.Lock()
+        self._closing = False
+        self.futures: list[Future[float]] = []
+        """Each unit's build, in :attr:`units`' order."""
 
     def start(self) -> None:
         """Starts the build and returns at once."""
@@ -149,6 +152,7 @@ class Warmup:
             self.stamp.write_text(f"{version} {PARTIAL}\n")  # the cache is of this code
         for unit in self.units:
             future = self._pool.submit(build, unit)
+            self.futures.append(future)
             future.add_done_callback(lambda f, u=unit: self._finished(u, f, version))
 
     def _finished(self, unit: str, future: Future[float], version: str | None) -> None:
@@ -161,6 +165,8 @@ class Warmup:
                     len(self.done), len(self.units), unit, self.done[unit],
                 )  # fmt: skip
             except Exception:
+                if self._closing:  # the server stops: the unit was abandoned, not broken
+                    return
                 log.exception("cannot build the computer code of %s", unit)
                 self.failed.append(unit)
             if len(self.done) + len(self.failed) < len(self.units):
@@ -190,6 +196,8 @@ class Warmup:
 
     def close(self) -> None:
         """Stops the build (a unit under way is abandoned; its cache files stay whole)."""
+        with self._lock:
+            self._closing = self.finished is None
         pool, self._pool = self._pool, None
         if pool is not None:
             stop_pool(pool)
@@ -281,6 +289,20 @@ def _stamped(stamp: Path) -> str | None:
         return stamp.read_text().strip()
     except OSError:
         return None
+
+
+def built(stamp: Path | None = None) -> bool:
+    """Whether every unit of today's code is in numba's cache, as the stamp of a finished
+    build says (``stamp``, else ``SANSU_KERNEL_STAMP``, else the environment's
+    ``.compiled``, where ``scripts/setup-env`` keeps it; never for a cache moved elsewhere
+    by ``NUMBA_CACHE_DIR``): then a server loads the code in its workers at once instead
+    of building it in the background."""
+    if stamp is None:
+        if os.environ.get("NUMBA_CACHE_DIR"):  # a cache elsewhere: the stamp is not of it
+            return False
+        named = os.environ.get("SANSU_KERNEL_STAMP")
+        stamp = Path(named) if named else Path(sys.prefix) / ".compiled"
+    return _stamped(stamp) == fingerprint()
 
 
 def ensure(stamp: Path, *, now: bool = True, root: Path | None = None) -> bool:

@@ -156,9 +156,12 @@ class ComputerRunner:
     async def start(self, timeout: float = 600.0, *, background: bool = True) -> None:
         """Starts every worker. With ``background``, returns at once: the compiled code is
         built in processes of its own (:class:`~sansu.warmup.Warmup`) and the workers play
-        by the generic search until each game's is; else waits until every worker has
+        by the generic search until each game's is; else (or when a finished build's stamp
+        says it is all cached: :func:`sansu.warmup.built`) waits until every worker has
         loaded it (threads: loads it here)."""
-        if background and self.warmup is None:
+        from sansu.warmup import built
+
+        if background and self.warmup is None and not await asyncio.to_thread(built):
             from sansu.warmup import Loader, Warmup
 
             self._marks = tempfile.mkdtemp(prefix="sansu-warmup-")
