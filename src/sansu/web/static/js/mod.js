@@ -4,7 +4,6 @@
 // for a reason, which the audit log keeps. The "Moderation" link in the top bar shows
 // only to a signed-in moderator or admin; the server refuses everyone else anyway.
 
-import {account} from './api.js';
 import {confirmDialog} from './dialog.js';
 import {h, installStyle} from './kit.js';
 import {route} from './router.js';
@@ -42,12 +41,19 @@ function when(at) {
   return new Date(at * 1000).toLocaleString();
 }
 
-/** The top bar's "Moderation" link, shown to a signed-in moderator or admin only. */
+/** The top bar's "Moderation" link, shown to a signed-in moderator or admin only. It asks
+ * the server itself: the shared `account()` is read once and kept, and reading it as the
+ * app starts would keep an account signed in later elsewhere (another tab) unseen. */
 async function showLink() {
   const link = document.querySelector('[data-nav="mod"]');
   if (!link) return;
-  const me = await account();
-  link.hidden = !me.user?.role;
+  try {
+    const r = await fetch('/api/account', {headers: {Accept: 'application/json'}});
+    const me = r.ok ? await r.json() : null;
+    link.hidden = !me?.user?.role;
+  } catch {
+    link.hidden = true;
+  }
 }
 showLink();
 window.addEventListener('hashchange', showLink);
