@@ -141,6 +141,7 @@ def test_players_and_a_spectator_chat(browser: Any, chat_url: str, screenshots: 
         # Once the game is over, the players read the spectators' room too.
         pb.click("[data-action=resign]")
         pa.wait_for_selector("[data-testid=status].over")
+        pa.wait_for_selector("[role=tab][data-room=spectators]")  # shown with the end
         # By keyboard: the arrow keys move between the tabs.
         pa.focus("[role=tab][data-room=players]")
         pa.keyboard.press("ArrowRight")

@@ -201,7 +201,10 @@ class Chat {
       this.rooms[e.room] = (this.rooms[e.room] || []).filter((m) => m.id !== e.id);
       this.render();
     } else if (this.open.some((room) => !this.loaded.has(room))) {
-      this.refresh();  // the game ended: the players may read the spectators now
+      // The game ended: the players may read the spectators now. Their tab shows at
+      // once, with the end, and its messages once read.
+      this.render();
+      this.refresh();
     }
   }
 
