@@ -178,7 +178,11 @@ export const panel = {
       buttons.push(h('a', {class: 'btn', 'data-action': 'analyse',
         href: `#/analysis/${this.g.game}?game_id=${this.id}&ply=${ply}`}, 'Analyse'));
     }
+    // Drawn again at every move: a keyboard user keeps the control they were on.
+    const focused = this.controls.contains(document.activeElement)
+      ? document.activeElement.dataset.action : null;
     this.controls.replaceChildren(...buttons);
+    if (focused) this.controls.querySelector(`[data-action="${focused}"]`)?.focus();
     if (this.g.status !== 'active' && !this.reviewEl) {
       this.reviewEl = reviewPanel(this.id, (n) => this.show(n), (p) => this.seatName(p),
         (review) => {
