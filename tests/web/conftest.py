@@ -157,7 +157,9 @@ def server_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """A running ``sansu serve`` with a fresh SQLite database."""
     db = tmp_path_factory.mktemp("web-db") / "games.db"
     sansu = shutil.which("sansu", path=str(Path(sys.executable).parent)) or "sansu"
-    with serving(sansu, db) as url:
+    # A player who left may be claimed against after 10 s, not a minute: the claim's test
+    # waits that long.
+    with serving(sansu, db, extra=("--claim-after", "10")) as url:
         yield url
 
 

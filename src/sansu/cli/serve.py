@@ -80,6 +80,14 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="cap on the computer's thinking time per move",
     )
     parser.add_argument(
+        "--no-warm-up",
+        dest="warm_up",
+        action="store_false",
+        help="start without building or loading the computer players' compiled code: each"
+        " piece is compiled when first used (a server that serves pages and no computer"
+        " games at once, or a development check)",
+    )
+    parser.add_argument(
         "--rate-limit-requests",
         metavar="LIMITS",
         default=REQUESTS,
@@ -134,6 +142,14 @@ def register(sub: argparse._SubParsersAction) -> None:
         metavar="SECONDS",
         help="a signed-in player counts as online this long after their latest request or"
         " open page (default: a minute)",
+    )
+    parser.add_argument(
+        "--claim-after",
+        type=float,
+        default=None,
+        metavar="SECONDS",
+        help="a player who left a game with their move must be gone this long before the"
+        " opponent may claim it (default: a minute)",
     )
     parser.add_argument(
         "--forwarded-allow-ips",
@@ -221,6 +237,9 @@ def run(args: argparse.Namespace) -> int:
     if args.online_window is not None and not 0 <= args.online_window <= 86400:
         print(f"sansu serve: bad --online-window {args.online_window}", file=sys.stderr)
         return 2
+    if args.claim_after is not None and not 0 <= args.claim_after <= 86400:
+        print(f"sansu serve: bad --claim-after {args.claim_after}", file=sys.stderr)
+        return 2
     db = args.db or str(default_db_path())
     if args.redis and not db.startswith(("postgresql://", "postgres://", "postgresql+")):
         print(
@@ -261,10 +280,12 @@ def run(args: argparse.Namespace) -> int:
             forwarded_allow_ips=args.forwarded_allow_ips,
             smtp_url=args.smtp,
             public_url=public_url,
+            warm_up=args.warm_up,
             **({} if args.keep_idle is None else {"keep_idle": args.keep_idle}),
             **({} if args.abandon_after is None else {"abandon_after": args.abandon_after}),
             **({} if args.online_window is None else {"online_window": args.online_window}),
             **({} if args.hsts_max_age is None else {"hsts_max_age": args.hsts_max_age}),
+            **({} if args.claim_after is None else {"claim_after": args.claim_after}),
         )
     except Exception as error:  # a bad URL or an unreachable database
         print(f"sansu serve: {error}", file=sys.stderr)

@@ -32,6 +32,7 @@ from sansu.server.lobby import Challenges, EventStreams, PairingDesk, Seeks
 from sansu.server.moderation import Moderation, Reports
 from sansu.server.play import (
     ABANDON_AFTER,
+    CLAIM_AFTER,
     KEEP_FINISHED,
     KEEP_IDLE,
     Archive,
@@ -96,6 +97,7 @@ def assemble(
     online_window: float = ONLINE_WINDOW,
     smtp_url: str | None = None,
     public_url: str = "http://127.0.0.1:8000",
+    claim_after: float = CLAIM_AFTER,
 ) -> Server:
     """One server's parts on the database ``db_url``; the arguments are
     :func:`~sansu.server.app.create_app`'s."""
@@ -127,7 +129,7 @@ def assemble(
         timekeeper=timekeeper,
         turns=ComputerTurns(rounds, timekeeper, computer, background, clock),
         seating=seating,
-        moves=Play(rounds, timekeeper, clock),
+        moves=Play(rounds, timekeeper, clock, claim_after=claim_after),
         rematches=Rematches(rounds),
         rated=RatedGames(rounds, store, clock),
         archive=Archive(rounds, store, clock, hub, abandon_after),

@@ -52,7 +52,7 @@ from sansu.server.base import (
     install_logging,
     send_error,
 )
-from sansu.server.play import ABANDON_AFTER, KEEP_FINISHED, KEEP_IDLE, catalog
+from sansu.server.play import ABANDON_AFTER, CLAIM_AFTER, KEEP_FINISHED, KEEP_IDLE, catalog
 
 log = logging.getLogger("sansu.server")
 
@@ -197,6 +197,7 @@ def create_app(
     smtp_url: str | None = None,
     public_url: str = "http://127.0.0.1:8000",
     hsts_max_age: int = HSTS_MAX_AGE,
+    claim_after: float = CLAIM_AFTER,
 ) -> FastAPI:
     """The server's app on the database ``db_url`` (a SQLAlchemy URL or a SQLite file path).
 
@@ -224,6 +225,8 @@ def create_app(
     ``None``: no mail, no email features); ``public_url``: the site's address as its
     users reach it, which the mailed links point to (never the request's ``Host``).
     ``hsts_max_age``: the ``Strict-Transport-Security`` max-age of https answers.
+    ``claim_after``: seconds a player who left a game with their move must be gone before
+    the opponent may claim it.
     """
     server = assemble(
         db_url or str(default_db_path()),
@@ -239,6 +242,7 @@ def create_app(
         online_window=online_window,
         smtp_url=smtp_url,
         public_url=public_url,
+        claim_after=claim_after,
     )
     store, computer, service = server.store, server.computer, server.service
     streams, cluster, shared = server.streams, server.cluster, server.shared

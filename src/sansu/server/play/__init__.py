@@ -26,7 +26,7 @@ from sansu.server.play.live import (
     hides_information,
     new_id,
 )
-from sansu.server.play.moves import Play
+from sansu.server.play.moves import CLAIM_AFTER, Play
 from sansu.server.play.offers import Offers, standing
 from sansu.server.play.privacy import set_watchable
 from sansu.server.play.rated import RatedGames
@@ -42,6 +42,7 @@ from sansu.server.play.views import catalog, game_json
 
 __all__ = [
     "ABANDON_AFTER",
+    "CLAIM_AFTER",
     "KEEP_FINISHED",
     "KEEP_IDLE",
     "MAX_NAME",
