@@ -17,6 +17,7 @@ COMMANDS = (
     "show", "play", "sudoku", "engine", "match", "serve", "analyse", "train", "bot", "puzzles",
     "admin",
     "export",
+    "docs",
 )  # fmt: skip
 """Modules of :mod:`sansu.cli` that each add one subcommand."""
 
