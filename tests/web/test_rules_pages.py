@@ -5,10 +5,15 @@ programmers beside them; and Sansumoku's first position in plain words."""
 
 from __future__ import annotations
 
+import shutil
+import sys
+from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
 
+from tests.web.conftest import serving
 from tests.web.helpers import TURN_TIMEOUT_MS, open_page
 from tests.web.test_newcomer import DESKTOP, PHONE, assert_fits, close, new_page
 
@@ -41,10 +46,22 @@ def open_rules(page: Any, base: str, game: str) -> int:
     return page.locator("figure.diagram").count()
 
 
+@pytest.fixture(scope="module")
+def diagrams_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A server of this module's own: the analysis board refuses a position of a game in
+    play that hides information (another test's Sudoku Challenge game of the same puzzle
+    on a shared server would make the diagram's board say so)."""
+    db = tmp_path_factory.mktemp("rules-db") / "games.db"
+    sansu = shutil.which("sansu", path=str(Path(sys.executable).parent)) or "sansu"
+    with serving(sansu, db) as url:
+        yield url
+
+
 @pytest.mark.parametrize("game", GAMES)
 def test_diagrams_are_boards_that_open_on_the_analysis_board(
-    browser: Any, server_url: str, screenshots: Any, game: str
+    browser: Any, diagrams_url: str, screenshots: Any, game: str
 ) -> None:
+    server_url = diagrams_url
     page = new_page(browser, PHONE)
     try:
         count = open_rules(page, server_url, game)
@@ -63,9 +80,14 @@ def test_diagrams_are_boards_that_open_on_the_analysis_board(
         figure.locator("a.open").click()
         # The analysis board sets the position up on the server (a Sudoku Challenge's
         # puzzle is generated first): on a busy machine that is more than a moment.
-        page.wait_for_selector(
-            f".board-host[data-ply='{ply}'] [data-cell]", timeout=TURN_TIMEOUT_MS
-        )
+        try:
+            page.wait_for_selector(
+                f".board-host[data-ply='{ply}'] [data-cell]", timeout=TURN_TIMEOUT_MS
+            )
+        except Exception as error:  # what the page and the server said, with the failure
+            said = page.evaluate("() => document.querySelector('main')?.innerText.slice(0, 600)")
+            health = page.evaluate("async () => (await fetch('/api/health')).text()")
+            raise AssertionError(f"{error}\npage: {page.url}\n{said}\nhealth: {health}") from error
         same_position(shown, page.locator(".board-host").evaluate(CELLS))
     finally:
         close(page)
