@@ -3,6 +3,7 @@ stopping it, its CPU time, and the bare WebSocket echo that is their floor."""
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import os
 import signal
@@ -58,6 +59,12 @@ def cpu_seconds(pid: int) -> float:
     return sum(int(f) for f in fields[11:15]) / ticks
 
 
+def own_cpu_seconds(pid: int) -> float:
+    """User + system CPU seconds of the process itself (``/proc``), none of its children's."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def children_cpu(pid: int) -> float:
     total = 0.0
     for entry in Path("/proc").iterdir():
@@ -74,18 +81,30 @@ def children_cpu(pid: int) -> float:
 
 
 def echo_app() -> Any:
-    """A bare Starlette app that sends every WebSocket text message back."""
+    """A bare Starlette app that answers every WebSocket text message the way the game
+    server answers a move: the text back to its sender (the acknowledgement), then to
+    every socket of its ``?room=`` (the event each seat is sent, the sender's too)."""
     from starlette.applications import Starlette
     from starlette.routing import WebSocketRoute
     from starlette.websockets import WebSocket, WebSocketDisconnect
 
+    rooms: dict[str, set[WebSocket]] = {}
+
     async def echo(ws: WebSocket) -> None:
         await ws.accept()
+        room = rooms.setdefault(ws.query_params.get("room", ""), set())
+        room.add(ws)
         try:
             while True:
-                await ws.send_text(await ws.receive_text())
+                text = await ws.receive_text()
+                await ws.send_text(text)
+                for seat in list(room):
+                    with contextlib.suppress(Exception):  # one that is leaving
+                        await seat.send_text(text)
         except WebSocketDisconnect:
             return
+        finally:
+            room.discard(ws)
 
     return Starlette(routes=[WebSocketRoute("/ws", echo)])
 

@@ -12,7 +12,11 @@ settings, is driven by as many clients with the same pauses, in rounds that
 alternate with the game's (the game's clients pause meanwhile; the computer
 games go on), so the move round trip reads as a multiple of what the
 framework alone takes under the same load: the median, mean and worst of the
-rounds' ratios.
+rounds' ratios. The echo answers each message as a move is answered (the
+text back to its sender, then to each of the two clients of its room), so
+that its CPU per message (from ``/proc``, during its rounds) is the floor of
+the server's CPU per acknowledged move (the server process alone, during the
+game's rounds; the computer's moves in those rounds count on top).
 
 Usage: ``python benchmarks/server_bench.py [--games 500] [--computer-games 20]
 [--seconds 30] [--rounds 3] [--think-ms 1000]`` (``benchmarks/run.py server``
@@ -41,6 +45,7 @@ from bench_processes import (  # a sibling: benchmarks/
     children_cpu,
     cpu_seconds,
     free_port,
+    own_cpu_seconds,
     print_problems,
     serve_echo,
     stop,
@@ -73,6 +78,10 @@ class Stats:
         self.playing = asyncio.Event()
         """Cleared while the echo's round runs: the game's clients hold their moves."""
         self.echoing = asyncio.Event()
+        self.echo_moves = 0
+        self.cpu: list[tuple[float, int, float, int]] = []
+        """Each round's server CPU seconds and moves acknowledged, then the echo's CPU
+        seconds and messages answered."""
 
 
 class Seat:
@@ -176,27 +185,42 @@ class Seat:
 
 
 class Echo:
-    """A client of the bare echo server: the same pauses, a message of the same shape."""
+    """A client of the bare echo server, one of a room of two: the same pauses, a message
+    of the same shape, answered as a move is."""
 
-    def __init__(self, url: str, stats: Stats, rng: random.Random, think: float) -> None:
-        self.url = url
+    def __init__(self, url: str, name: int, stats: Stats, rng: random.Random, think: float) -> None:
+        self.url = f"{url}?room={name // 2}"
+        self.name = name
         self.stats = stats
         self.rng = rng
         self.think = think
+        self.pending: dict[int, float] = {}
 
     async def run(self) -> None:
         async with connect(self.url, open_timeout=60, compression=None) as ws:
-            n = 0
-            while True:
-                await asyncio.sleep(self.rng.uniform(0, 2 * self.think))
-                if not self.stats.echoing.is_set():
-                    continue
-                n += 1
-                sent = time.perf_counter()
-                await ws.send(json.dumps({"type": "move", "move": "r5c5", "state": n, "id": n}))
-                await ws.recv()
-                if self.stats.measuring_echo:
-                    self.stats.echoes.append(time.perf_counter() - sent)
+            reader = asyncio.ensure_future(self._read(ws))
+            try:
+                n = 0
+                while True:
+                    await asyncio.sleep(self.rng.uniform(0, 2 * self.think))
+                    if not self.stats.echoing.is_set():
+                        continue
+                    n += 1
+                    self.pending[n] = time.perf_counter()
+                    message = {"type": "move", "move": "r5c5", "state": n, "id": n}
+                    await ws.send(json.dumps({**message, "from": self.name}))
+            finally:
+                reader.cancel()
+
+    async def _read(self, ws: Any) -> None:
+        async for raw in ws:
+            message = json.loads(raw)
+            if message["from"] != self.name:
+                continue  # the other client's event
+            sent = self.pending.pop(message["id"], None)  # the first copy: the answer
+            if sent is not None and self.stats.measuring_echo:
+                self.stats.echoes.append(time.perf_counter() - sent)
+                self.stats.echo_moves += 1
 
 
 def percentile(values: list[float], fraction: float) -> float:
@@ -245,7 +269,10 @@ async def create_games(
     return seats
 
 
-async def drive(url: str, echo_url: str, args: argparse.Namespace) -> tuple[Stats, float]:
+async def drive(
+    url: str, echo_url: str, args: argparse.Namespace, pids: tuple[int, int]
+) -> tuple[Stats, float]:
+    """Plays the rounds; ``pids``: the server's and the echo's, whose CPU each round reads."""
     rng = random.Random(1)
     stats = Stats()
     stop = asyncio.Event()
@@ -269,7 +296,7 @@ async def drive(url: str, echo_url: str, args: argparse.Namespace) -> tuple[Stat
         for i, (gid, token, leader) in enumerate(seats)
     ]
     echoes = [
-        Echo(echo_url, stats, random.Random(10_000 + i), args.think_ms / 1000)
+        Echo(echo_url, i, stats, random.Random(10_000 + i), args.think_ms / 1000)
         for i in range(len(clients))
     ]
     tasks = []
@@ -287,20 +314,26 @@ async def drive(url: str, echo_url: str, args: argparse.Namespace) -> tuple[Stat
         stats.playing.set()
         await asyncio.sleep(SETTLE)
         before = len(stats.latencies)
+        moves0, cpu0 = stats.moves, own_cpu_seconds(pids[0])
         stats.measuring = True
         t0 = time.perf_counter()
         await asyncio.sleep(each)
         stats.measuring = False
         elapsed += time.perf_counter() - t0
+        server_round = (own_cpu_seconds(pids[0]) - cpu0, stats.moves - moves0)
         game_round = stats.latencies[before:]
         # the echo's round, under the same load but for the game's own moves
         stats.playing.clear()
         stats.echoing.set()
         await asyncio.sleep(SETTLE)
         before = len(stats.echoes)
+        echoed0, cpu0 = stats.echo_moves, own_cpu_seconds(pids[1])
         stats.measuring_echo = True
         await asyncio.sleep(each)
         stats.measuring_echo = False
+        stats.cpu.append(
+            (*server_round, own_cpu_seconds(pids[1]) - cpu0, stats.echo_moves - echoed0)
+        )
         stats.rounds.append((game_round, stats.echoes[before:]))
     stop.set()
     for task in tasks:
@@ -310,6 +343,33 @@ async def drive(url: str, echo_url: str, args: argparse.Namespace) -> tuple[Stat
         if isinstance(result, BaseException) and not isinstance(result, asyncio.CancelledError):
             stats.errors.append(f"client failed: {result!r}")
     return stats, elapsed
+
+
+def sample_stacks(pid: int, out: str | None) -> subprocess.Popen[bytes] | None:
+    """With a file named (``SANSU_BENCH_PYSPY``), py-spy samples the server's stacks into
+    it (collapsed, for a flame graph) until stopped: unlike ``SANSU_BENCH_PROFILE``'s
+    cProfile, it costs the server next to nothing."""
+    if not out:
+        return None
+    spy = Path(sys.executable).with_name("py-spy")
+    command = [str(spy), "record", "--pid", str(pid), "--rate", "200", "--nonblocking"]
+    return subprocess.Popen([*command, "--format", "raw", "--output", out])
+
+
+def print_cpu(rounds: list[tuple[float, int, float, int]]) -> None:
+    """The server's CPU per acknowledged move beside the echo's per message, and their ratio."""
+    server_cpu, moves, echo_cpu, echoed = (sum(r[i] for r in rounds) for i in range(4))
+    if not moves or not echoed:
+        print("  CPU per move: too few moves or echoes measured")
+        return
+    per_move = 1000 * server_cpu / moves
+    floor = 1000 * echo_cpu / echoed
+    ratio = per_move / floor if floor else float("inf")
+    print(
+        f"  CPU per acknowledged move: server {per_move:.3f} ms ({moves} moves), echo floor"
+        f" {floor:.3f} ms ({echoed} messages): {ratio:.1f}x (target 2x and 0.3 ms: "
+        f"{'met' if ratio <= 2 and per_move <= 0.3 else 'NOT met'})"
+    )
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -375,8 +435,10 @@ def main(argv: list[str] | None = None) -> None:
                 stderr=out,
             )
         echo_url = f"ws://127.0.0.1:{echo_port}/ws"
+        sampler = None
         try:
             wait_healthy(url, server, log)
+            sampler = sample_stacks(server.pid, os.environ.get("SANSU_BENCH_PYSPY"))
             load_before = os.getloadavg()
             cpu0 = cpu_seconds(server.pid)
             kids0 = children_cpu(server.pid)
@@ -388,13 +450,15 @@ def main(argv: list[str] | None = None) -> None:
             )
             client0 = time.process_time()
             wall0 = time.perf_counter()
-            stats, elapsed = asyncio.run(drive(url, echo_url, args))
+            stats, elapsed = asyncio.run(drive(url, echo_url, args, (server.pid, echo.pid)))
             whole = time.perf_counter() - wall0
             client_share = (time.process_time() - client0) / whole
             cpu1 = cpu_seconds(server.pid)
             kids1 = children_cpu(server.pid)
             health = httpx.get(f"{url}/api/health").json()
         finally:
+            if sampler is not None:
+                stop(sampler)  # py-spy writes its file on SIGINT
             echo.send_signal(signal.SIGINT)
             stop(server)
             try:
@@ -434,6 +498,7 @@ def main(argv: list[str] | None = None) -> None:
             f" {statistics.mean(p99s):.1f}x, worst {max(p99s):.1f}x (p50: median"
             f" {statistics.median(p50s):.1f}x, worst {max(p50s):.1f}x)"
         )
+    print_cpu(stats.cpu)
     spent = {
         k: health["store_seconds"][k] - health0["store_seconds"][k]
         for k in ("statements", "commits")

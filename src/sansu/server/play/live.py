@@ -25,6 +25,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+import orjson
 from sqlalchemy import Connection
 
 from sansu.core.protocol import Game, State
@@ -40,9 +41,20 @@ MAX_NAME = 64
 POSITION_EVENTS = frozenset({"move", "takeback", "resign", "flag", "abort", "claim", "draw"})
 
 
+_ORJSON = orjson.OPT_NON_STR_KEYS | orjson.OPT_PASSTHROUGH_DATACLASS
+_ORJSON |= orjson.OPT_PASSTHROUGH_DATETIME
+
+
 def dumps(data: Any) -> str:
-    """Compact JSON, as sent to clients."""
-    return json.dumps(data, separators=(",", ":"), ensure_ascii=False)
+    """Compact JSON, as sent to clients: orjson's, several times faster than the standard
+    library's on the views every move sends. What orjson refuses (a lone surrogate, an
+    integer past 64 bits, nesting past 254 levels, a dataclass or datetime, which the
+    standard library refuses too) goes to the standard library, so that every message
+    holds what it did; a float that is not a number (not JSON) is written ``null``."""
+    try:
+        return orjson.dumps(data, option=_ORJSON).decode()
+    except TypeError:
+        return json.dumps(data, separators=(",", ":"), ensure_ascii=False)
 
 
 def is_text(data: Any) -> bool:
