@@ -22,3 +22,24 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 # ("AST constructor recursion depth mismatch") when the fuzz tests' import did it deep
 # in a worker's collection.
 import schemathesis  # noqa: E402, F401
+
+LONG_FIRST = (
+    "tests/server/test_tournaments_e2e.py",
+    "tests/server/test_cluster.py",
+    "tests/web/test_installed.py",
+    "tests/sudoku/test_rater_compiled.py",
+    "tests/server/test_bots_e2e.py",
+    "tests/web/test_arena.py",
+    "tests/web/test_courtesy.py",
+    "tests/web/test_attention.py",
+    "tests/sudoku/test_rater_hodoku.py",
+    "tests/server/test_backups.py",
+)
+"""Modules with tests of 15 s and more: started first, so that on two workers the short
+tests fill in beside them instead of one worker finishing a long test alone at the end."""
+
+
+def pytest_collection_modifyitems(items: list) -> None:  # type: ignore[type-arg]
+    rank = {path: i for i, path in enumerate(LONG_FIRST)}
+    order = {id(item): rank.get(item.nodeid.split("::")[0], len(rank)) for item in items}
+    items.sort(key=lambda item: order[id(item)])  # stable: the rest keep their order
