@@ -1,6 +1,7 @@
 """Courtesy between two people in two browsers: a premove, draw offers declined and
 accepted, takeback requests declined and accepted, an abort, and a claim once the
-opponent left (the offer controls looked at in screenshots at 1280 and 390 px)."""
+opponent left (the offer controls looked at in screenshots at 1280 and 390 px); the
+resign button keeps a keyboard user's focus when the opponent moves."""
 
 from __future__ import annotations
 
@@ -134,6 +135,27 @@ def test_an_abort_and_a_claim_in_rated_games(browser: Any, server_url: str) -> N
         finally:
             pc.context.close()
             pd.context.close()
+    finally:
+        pa.context.close()
+        pb.context.close()
+
+
+def test_the_resign_button_keeps_the_keyboards_focus_across_the_opponents_move(
+    browser: Any, server_url: str
+) -> None:
+    a, b = friends(browser, server_url)
+    pa, pb = a.page, b.page
+    try:
+        a.play("r5c5")
+        b.wait_turn_or_end(mine=True)
+        pa.focus("[data-action=resign]")
+        b.play("r4c4")  # the controls are drawn again with the move
+        a.wait_ply(2)
+        assert pa.evaluate("() => document.activeElement.dataset.action") == "resign"
+        pa.once("dialog", lambda dialog: dialog.accept())
+        pa.keyboard.press("Enter")  # so Enter still resigns
+        pa.wait_for_selector("[data-testid=status].over")
+        assert "resign" in a.status().lower()
     finally:
         pa.context.close()
         pb.context.close()
