@@ -26,17 +26,16 @@ import schemathesis  # noqa: E402, F401
 LONG_FIRST = (
     "tests/server/test_tournaments_e2e.py",
     "tests/server/test_cluster.py",
-    "tests/web/test_installed.py",
     "tests/sudoku/test_rater_compiled.py",
     "tests/server/test_bots_e2e.py",
-    "tests/web/test_arena.py",
-    "tests/web/test_courtesy.py",
-    "tests/web/test_attention.py",
     "tests/sudoku/test_rater_hodoku.py",
     "tests/server/test_backups.py",
 )
 """Modules with tests of 15 s and more: started first, so that on two workers the short
-tests fill in beside them instead of one worker finishing a long test alone at the end."""
+tests fill in beside them instead of one worker finishing a long test alone at the end.
+Browser tests stay last, where they were: Playwright's synchronous API keeps its event
+loop marked as running in the worker's thread once a browser started, so a later test's
+``asyncio.run`` would fail."""
 
 
 def pytest_collection_modifyitems(items: list) -> None:  # type: ignore[type-arg]
