@@ -50,10 +50,6 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def test_the_installed_package_serves_every_page_and_every_rules_text(
     installed: Path, tmp_path: Path, browser: object
 ) -> None:
-    # The installed copy's compiled code would be built afresh (numba's cache follows the
-    # files' paths): no page below needs it, so the server starts without building it
-    # (the first start's build has tests of its own). Sudoku Challenge's pages come last:
-    # their diagrams' puzzles compile the Sudoku toolkit at first use.
     # The index page's text and the guides it names come with the package.
     python = installed / "python"
     described = run(
@@ -66,6 +62,10 @@ def test_the_installed_package_serves_every_page_and_every_rules_text(
     assert described.strip() == (ROOT / "docs" / "pypi.md").read_text(encoding="utf-8").strip()
     guide = run(installed / "sansu", "docs", "research", cwd=tmp_path)
     assert guide == (ROOT / "docs" / "research.md").read_text(encoding="utf-8")
+    # The installed copy's compiled code would be built afresh (numba's cache follows the
+    # files' paths): no page below needs it, so the server starts without building it
+    # (the first start's build has tests of its own). Sudoku Challenge's pages come last:
+    # their diagrams' puzzles compile the Sudoku toolkit at first use.
     db = tmp_path / "games.db"
     with serving(str(installed / "sansu"), db, cwd=tmp_path, extra=("--no-warm-up",)) as url:
         for game in GAMES:
