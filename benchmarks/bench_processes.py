@@ -52,17 +52,12 @@ def print_problems(errors: list[str], tail: str) -> None:
         print("  server log:\n" + tail)
 
 
-def cpu_seconds(pid: int) -> float:
-    """User + system CPU seconds of a process and its children that were waited for."""
+def cpu_seconds(pid: int, *, children: bool = True) -> float:
+    """User + system CPU seconds of a process (``/proc``) and, with ``children``, of its
+    children that were waited for."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     ticks = os.sysconf("SC_CLK_TCK")
-    return sum(int(f) for f in fields[11:15]) / ticks
-
-
-def own_cpu_seconds(pid: int) -> float:
-    """User + system CPU seconds of the process itself (``/proc``), none of its children's."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return sum(int(f) for f in fields[11 : 15 if children else 13]) / ticks
 
 
 def children_cpu(pid: int) -> float:

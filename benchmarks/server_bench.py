@@ -45,7 +45,6 @@ from bench_processes import (  # a sibling: benchmarks/
     children_cpu,
     cpu_seconds,
     free_port,
-    own_cpu_seconds,
     print_problems,
     serve_echo,
     stop,
@@ -314,25 +313,25 @@ async def drive(
         stats.playing.set()
         await asyncio.sleep(SETTLE)
         before = len(stats.latencies)
-        moves0, cpu0 = stats.moves, own_cpu_seconds(pids[0])
+        moves0, cpu0 = stats.moves, cpu_seconds(pids[0], children=False)
         stats.measuring = True
         t0 = time.perf_counter()
         await asyncio.sleep(each)
         stats.measuring = False
         elapsed += time.perf_counter() - t0
-        server_round = (own_cpu_seconds(pids[0]) - cpu0, stats.moves - moves0)
+        server_round = (cpu_seconds(pids[0], children=False) - cpu0, stats.moves - moves0)
         game_round = stats.latencies[before:]
         # the echo's round, under the same load but for the game's own moves
         stats.playing.clear()
         stats.echoing.set()
         await asyncio.sleep(SETTLE)
         before = len(stats.echoes)
-        echoed0, cpu0 = stats.echo_moves, own_cpu_seconds(pids[1])
+        echoed0, cpu0 = stats.echo_moves, cpu_seconds(pids[1], children=False)
         stats.measuring_echo = True
         await asyncio.sleep(each)
         stats.measuring_echo = False
         stats.cpu.append(
-            (*server_round, own_cpu_seconds(pids[1]) - cpu0, stats.echo_moves - echoed0)
+            (*server_round, cpu_seconds(pids[1], children=False) - cpu0, stats.echo_moves - echoed0)
         )
         stats.rounds.append((game_round, stats.echoes[before:]))
     stop.set()
