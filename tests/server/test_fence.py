@@ -16,7 +16,6 @@ from sansu.server.app.assemble import assemble
 from sansu.server.base.errors import ApiError
 from sansu.server.base.schema import events as events_table
 from sansu.server.base.schema import moves as moves_table
-from sansu.server.base.store import Store
 from sansu.server.cluster.node import Cluster, Fenced
 from sansu.server.play.live import Event, LiveGame
 from sansu.server.play.service import GameService
@@ -132,8 +131,8 @@ def test_only_changes_made_from_the_stored_state_are_committed(any_db: str, seed
 def test_the_fences_of_a_batch_refuse_it_whole_when_one_is_stale(any_db: str) -> None:
     """The store checks the fences of a batch in one statement: all hold and the rows are
     written, or one is stale and nothing is (the store then commits the jobs one by one)."""
+    from sansu.server.base import Rows, write_rows
     from sansu.server.base.schema import games as games_table
-    from sansu.server.base.store import Rows
 
     async def run() -> None:
         service, _ = node(any_db)
@@ -164,10 +163,10 @@ def test_the_fences_of_a_batch_refuse_it_whole_when_one_is_stale(any_db: str) ->
             seqs = [seq for seq, _ in before]
             with pytest.raises(Fenced):
                 service.store.write_now(
-                    lambda c: Store.write_rows(c, batch([seqs[0], seqs[1] - 1]))
+                    lambda c: write_rows(c, batch([seqs[0], seqs[1] - 1]))
                 )
             assert stored() == before
-            service.store.write_now(lambda c: Store.write_rows(c, batch(seqs)))
+            service.store.write_now(lambda c: write_rows(c, batch(seqs)))
             assert stored() == [(seq + 1, 7) for seq in seqs]
         finally:
             await service.stop()

@@ -42,8 +42,9 @@ from sansu.server.base.requests import (
     part,
     refusals,
 )
+from sansu.server.base.rows import Fenced, Rows, write_rows
 from sansu.server.base.schema import Base, events, games, metadata, moves, seats
-from sansu.server.base.store import Fenced, Rows, Store, StoreError
+from sansu.server.base.store import Store, StoreError
 
 __all__ = [
     "REQUEST",
@@ -88,5 +89,6 @@ __all__ = [
     "shared_storage",
     "stale",
     "token_required",
+    "write_rows",
     "wrong_token",
 ]

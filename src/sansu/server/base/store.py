@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import functools
 import logging
 import queue
 import threading
@@ -26,68 +25,13 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, TypeVar
 
-from sqlalchemy import Connection, Engine, Table, bindparam, create_engine, event, insert, make_url
+from sqlalchemy import Connection, Engine, create_engine, event, make_url
+
+from sansu.server.base.rows import Rows, WriteJob, write_rows
 
 log = logging.getLogger("sansu.server")
 
 T = TypeVar("T")
-
-
-class Rows:
-    """A write given as rows: inserts, and updates of one row by its ``id``.
-
-    The writer merges the rows of every job in a batch into one statement
-    per table (``executemany``), which is much cheaper than a statement per
-    row. Jobs of one batch never touch the same game (a game's changes wait
-    for each other's commits), so merging cannot reorder what matters.
-    """
-
-    __slots__ = ("fences", "inserts", "updates")
-
-    def __init__(self) -> None:
-        self.inserts: list[tuple[Table, dict[str, Any]]] = []
-        self.updates: list[tuple[Table, Any, dict[str, Any]]] = []
-        self.fences: list[tuple[Table, Any, str, Any, Any]] = []
-
-    def fence(self, table: Table, key: Any, column: str, seen: Any, new: Any) -> None:
-        """Writes nothing unless ``column`` of the row ``key`` still holds ``seen`` (it is
-        then set to ``new``): a change made from a stale copy is refused whole
-        (:class:`Fenced`). The fences of a batch are checked in one statement."""
-        self.fences.append((table, key, column, seen, new))
-
-    def insert(self, table: Table, row: dict[str, Any]) -> None:
-        self.inserts.append((table, row))
-
-    def update(self, table: Table, key: Any, values: dict[str, Any]) -> None:
-        self.updates.append((table, key, values))
-
-
-WriteJob = Callable[[Connection], Any] | Rows
-
-
-@functools.cache
-def _insert_statement(table: Table) -> Any:
-    return insert(table)
-
-
-@functools.cache
-def _update_statement(table: Table, names: tuple[str, ...]) -> Any:
-    """``UPDATE table SET name = :v_name, ... WHERE id = :k_id``, built once per column set."""
-    return (
-        table.update()
-        .where(table.c.id == bindparam("k_id"))
-        .values({name: bindparam(f"v_{name}", type_=table.c[name].type) for name in names})
-    )
-
-
-@functools.cache
-def _fence_statement(table: Table, column: str) -> Any:
-    """``UPDATE table SET column = :v_new WHERE id = :k_id AND column = :k_seen``."""
-    return (
-        table.update()
-        .where(table.c.id == bindparam("k_id"), table.c[column] == bindparam("k_seen"))
-        .values({column: bindparam("v_new", type_=table.c[column].type)})
-    )
 
 
 MIGRATIONS = Path(__file__).resolve().parents[1] / "migrations"
@@ -176,10 +120,6 @@ def _alembic(engine: Engine, action: str, revision: str) -> None:
 
 class StoreError(Exception):
     """The store could not commit a change (the change did not happen)."""
-
-
-class Fenced(Exception):
-    """A fenced row changed since the change was made from it: nothing is written."""
 
 
 class _Job:
@@ -355,7 +295,7 @@ class Store:
             else:
                 job.result = job.fn(connection)
         if rows:
-            cls.write_rows(connection, rows)
+            write_rows(connection, rows)
 
     def write_now(self, fn: WriteJob) -> Any:
         """:meth:`write` for code outside the event loop (imports, tools)."""
@@ -410,32 +350,6 @@ class Store:
         self.jobs += len(batch)
         for job in batch:
             self._wake(job)
-
-    @staticmethod
-    def write_rows(connection: Connection, jobs: list[Rows]) -> None:
-        """Writes the rows of ``jobs``: one statement per table and kind."""
-        inserts: dict[Table, list[dict[str, Any]]] = {}
-        updates: dict[tuple[Table, tuple[str, ...]], list[dict[str, Any]]] = {}
-        fences: dict[tuple[Table, str], list[dict[str, Any]]] = {}
-        for job in jobs:
-            for table, key, column, seen, new in job.fences:
-                fence = {"k_id": key, "k_seen": seen, "v_new": new}
-                fences.setdefault((table, column), []).append(fence)
-        for (table, column), params in fences.items():
-            if connection.execute(_fence_statement(table, column), params).rowcount != len(params):
-                raise Fenced(", ".join(str(p["k_id"]) for p in params))
-        for job in jobs:
-            for table, row in job.inserts:
-                inserts.setdefault(table, []).append(row)
-            for table, key, values in job.updates:
-                names = tuple(sorted(values))
-                params = {f"v_{name}": values[name] for name in names}
-                params["k_id"] = key
-                updates.setdefault((table, names), []).append(params)
-        for table, table_rows in inserts.items():
-            connection.execute(_insert_statement(table), table_rows)
-        for (table, names), params in updates.items():
-            connection.execute(_update_statement(table, names), params)
 
     @staticmethod
     def _wake(job: _Job) -> None:

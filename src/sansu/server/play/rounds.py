@@ -25,7 +25,7 @@ from typing import Any, Protocol
 from sqlalchemy import Connection
 
 from sansu.core.protocol import Result, State
-from sansu.server.base import ApiError, Rows, Store, StoreError, not_found
+from sansu.server.base import ApiError, Rows, Store, StoreError, not_found, write_rows
 from sansu.server.base import events as events_table
 from sansu.server.base import games as games_table
 from sansu.server.base import moves as moves_table
@@ -246,7 +246,7 @@ class Rounds:
             def job(c: Connection) -> None:
                 for write in writes:
                     write(c)
-                Store.write_rows(c, [rows()])  # after the writes, which may fill in events
+                write_rows(c, [rows()])  # after the writes, which may fill in events
 
         try:
             await self.store.write(job)

@@ -1,0 +1,153 @@
+"""Rows a write job carries, and how a batch of them is written.
+
+A batch's rows become one statement per table and kind (``executemany``).
+SQLAlchemy Core builds each statement once per table and column set and
+compiles it once per dialect; where the driver takes positional parameters
+(SQLite) the rows then go straight to its cursor, each value through its
+column type's own bind processor, so the database receives exactly what
+``connection.execute`` would have sent it. Through ``execute`` the same
+three statements of a move cost about 0.1 ms of CPU per commit, mostly
+SQLAlchemy's per-execution bookkeeping; on the cursor, a fraction of that.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Sequence
+from typing import Any, NamedTuple
+
+from sqlalchemy import Connection, Table, bindparam, insert
+from sqlalchemy.engine import Dialect
+
+
+class Fenced(Exception):
+    """A fenced row changed since the change was made from it: nothing is written."""
+
+
+class Rows:
+    """A write given as rows: inserts, and updates of one row by its ``id``.
+
+    The writer merges the rows of every job in a batch into one statement
+    per table (``executemany``), which is much cheaper than a statement per
+    row. Jobs of one batch never touch the same game (a game's changes wait
+    for each other's commits), so merging cannot reorder what matters.
+    """
+
+    __slots__ = ("fences", "inserts", "updates")
+
+    def __init__(self) -> None:
+        self.inserts: list[tuple[Table, dict[str, Any]]] = []
+        self.updates: list[tuple[Table, Any, dict[str, Any]]] = []
+        self.fences: list[tuple[Table, Any, str, Any, Any]] = []
+
+    def fence(self, table: Table, key: Any, column: str, seen: Any, new: Any) -> None:
+        """Writes nothing unless ``column`` of the row ``key`` still holds ``seen`` (it is
+        then set to ``new``): a change made from a stale copy is refused whole
+        (:class:`Fenced`). The fences of a batch are checked in one statement."""
+        self.fences.append((table, key, column, seen, new))
+
+    def insert(self, table: Table, row: dict[str, Any]) -> None:
+        self.inserts.append((table, row))
+
+    def update(self, table: Table, key: Any, values: dict[str, Any]) -> None:
+        self.updates.append((table, key, values))
+
+
+WriteJob = Callable[[Connection], Any] | Rows
+
+
+@functools.cache
+def _insert_statement(table: Table) -> Any:
+    return insert(table)
+
+
+@functools.cache
+def _update_statement(table: Table, names: tuple[str, ...]) -> Any:
+    """``UPDATE table SET name = :v_name, ... WHERE id = :k_id``, built once per column set."""
+    return (
+        table.update()
+        .where(table.c.id == bindparam("k_id"))
+        .values({name: bindparam(f"v_{name}", type_=table.c[name].type) for name in names})
+    )
+
+
+@functools.cache
+def _fence_statement(table: Table, column: str) -> Any:
+    """``UPDATE table SET column = :v_new WHERE id = :k_id AND column = :k_seen``."""
+    return (
+        table.update()
+        .where(table.c.id == bindparam("k_id"), table.c[column] == bindparam("k_seen"))
+        .values({column: bindparam("v_new", type_=table.c[column].type)})
+    )
+
+
+class Prepared(NamedTuple):
+    """A statement compiled for one dialect: its SQL, and for each positional
+    parameter the row key it reads and the processor its value goes through."""
+
+    sql: str
+    keys: tuple[str, ...]
+    processors: tuple[Callable[[Any], Any] | None, ...]
+
+
+@functools.cache
+def prepare(statement: Any, dialect: Dialect, keys: tuple[str, ...]) -> Prepared | None:
+    """``statement`` compiled for ``dialect`` with the row keys ``keys``, or ``None`` where
+    the driver's cursor cannot take it as is: named parameters (psycopg), or values
+    SQLAlchemy would fill in itself (Python-side column defaults)."""
+    compiled = statement.compile(dialect=dialect, column_keys=list(keys))
+    if not compiled.positional or compiled.insert_prefetch or compiled.update_prefetch:
+        return None
+    names = compiled.positiontup or []
+    binds = [compiled.binds[name] for name in names]
+    if any(bind.key not in keys for bind in binds):
+        return None
+    return Prepared(
+        compiled.string,
+        tuple(bind.key for bind in binds),
+        tuple(bind.type.dialect_impl(dialect).bind_processor(dialect) for bind in binds),
+    )
+
+
+def execute_many(connection: Connection, statement: Any, params: Sequence[dict[str, Any]]) -> None:
+    """Runs ``statement`` once per row of ``params`` (all with the same keys)."""
+    prepared = prepare(statement, connection.dialect, tuple(params[0]))
+    if prepared is None:
+        connection.execute(statement, list(params))
+        return
+    sql, keys, processors = prepared
+    pairs = tuple(zip(keys, processors, strict=True))
+    values = [
+        tuple(row[key] if fn is None else fn(row[key]) for key, fn in pairs) for row in params
+    ]
+    cursor = connection.connection.cursor()
+    try:
+        cursor.executemany(sql, values)
+    finally:
+        cursor.close()
+
+
+def write_rows(connection: Connection, jobs: list[Rows]) -> None:
+    """Writes the rows of ``jobs``: one statement per table and kind."""
+    inserts: dict[tuple[Table, tuple[str, ...]], list[dict[str, Any]]] = {}
+    updates: dict[tuple[Table, tuple[str, ...]], list[dict[str, Any]]] = {}
+    fences: dict[tuple[Table, str], list[dict[str, Any]]] = {}
+    for job in jobs:
+        for table, key, column, seen, new in job.fences:
+            fence = {"k_id": key, "k_seen": seen, "v_new": new}
+            fences.setdefault((table, column), []).append(fence)
+    for (table, column), params in fences.items():  # needs the rows matched: SQLAlchemy's
+        if connection.execute(_fence_statement(table, column), params).rowcount != len(params):
+            raise Fenced(", ".join(str(p["k_id"]) for p in params))
+    for job in jobs:
+        for table, row in job.inserts:
+            inserts.setdefault((table, tuple(row)), []).append(row)
+        for table, key, values in job.updates:
+            names = tuple(sorted(values))
+            params = {f"v_{name}": values[name] for name in names}
+            params["k_id"] = key
+            updates.setdefault((table, names), []).append(params)
+    for (table, _keys), table_rows in inserts.items():
+        execute_many(connection, _insert_statement(table), table_rows)
+    for (table, names), params in updates.items():
+        execute_many(connection, _update_statement(table, names), params)
