@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import gc
 import json
 import os
@@ -307,6 +308,10 @@ async def drive(
     await asyncio.sleep(args.warmup)
     each = args.seconds / args.rounds
     elapsed = 0.0
+    spied = os.environ.get("SANSU_BENCH_PYSPY")
+    """py-spy samples the server during the game's rounds only, into this file."""
+    parts: list[str] = []
+    samplers: list[subprocess.Popen[bytes]] = []
     for _ in range(args.rounds):
         # the game's round
         stats.echoing.clear()
@@ -316,6 +321,9 @@ async def drive(
         moves0, cpu0 = stats.moves, cpu_seconds(pids[0], children=False)
         stats.measuring = True
         t0 = time.perf_counter()
+        if spied:
+            parts.append(f"{spied}.{len(parts)}")
+            samplers.append(sample_stacks(pids[0], parts[-1], each))
         await asyncio.sleep(each)
         stats.measuring = False
         elapsed += time.perf_counter() - t0
@@ -335,6 +343,10 @@ async def drive(
         )
         stats.rounds.append((game_round, stats.echoes[before:]))
     stop.set()
+    for sampler in samplers:
+        await asyncio.to_thread(sampler.wait)
+    if spied:
+        gather_stacks(spied, parts)
     for task in tasks:
         task.cancel()
     results = await asyncio.gather(*tasks, return_exceptions=True)
@@ -344,15 +356,29 @@ async def drive(
     return stats, elapsed
 
 
-def sample_stacks(pid: int, out: str | None) -> subprocess.Popen[bytes] | None:
-    """With a file named (``SANSU_BENCH_PYSPY``), py-spy samples the server's stacks into
-    it (collapsed, for a flame graph) until stopped: unlike ``SANSU_BENCH_PROFILE``'s
-    cProfile, it costs the server next to nothing."""
-    if not out:
-        return None
+def sample_stacks(pid: int, out: str, seconds: float) -> subprocess.Popen[bytes]:
+    """py-spy samples the server's stacks for ``seconds`` into ``out`` (collapsed, for a
+    flame graph): unlike ``SANSU_BENCH_PROFILE``'s cProfile, it costs the server next to
+    nothing."""
     spy = Path(sys.executable).with_name("py-spy")
     command = [str(spy), "record", "--pid", str(pid), "--rate", "200", "--nonblocking"]
-    return subprocess.Popen([*command, "--format", "raw", "--output", out])
+    duration = ["--duration", str(max(1, round(seconds)))]
+    return subprocess.Popen(
+        [*command, *duration, "--format", "raw", "--output", out], stdout=subprocess.DEVNULL
+    )
+
+
+def gather_stacks(out: str, parts: list[str]) -> None:
+    """Sums the rounds' collapsed stacks into ``out`` (one line per stack, as py-spy writes)."""
+    counts: dict[str, int] = {}
+    for part in parts:
+        with contextlib.suppress(FileNotFoundError):
+            for line in Path(part).read_text().splitlines():
+                stack, _, count = line.rpartition(" ")
+                if stack and count.isdigit():
+                    counts[stack] = counts.get(stack, 0) + int(count)
+            Path(part).unlink()
+    Path(out).write_text("".join(f"{stack} {n}\n" for stack, n in counts.items()))
 
 
 def print_cpu(rounds: list[tuple[float, int, float, int]]) -> None:
@@ -434,10 +460,8 @@ def main(argv: list[str] | None = None) -> None:
                 stderr=out,
             )
         echo_url = f"ws://127.0.0.1:{echo_port}/ws"
-        sampler = None
         try:
             wait_healthy(url, server, log)
-            sampler = sample_stacks(server.pid, os.environ.get("SANSU_BENCH_PYSPY"))
             load_before = os.getloadavg()
             cpu0 = cpu_seconds(server.pid)
             kids0 = children_cpu(server.pid)
@@ -456,8 +480,6 @@ def main(argv: list[str] | None = None) -> None:
             kids1 = children_cpu(server.pid)
             health = httpx.get(f"{url}/api/health").json()
         finally:
-            if sampler is not None:
-                stop(sampler)  # py-spy writes its file on SIGINT
             echo.send_signal(signal.SIGINT)
             stop(server)
             try:
