@@ -11,10 +11,13 @@ clients hold their moves meanwhile), and the figures of each side are
 pooled over its rounds: moves per second, the move round trip (sent →
 acknowledged) at p50/p99, errors. Then the failover: a game judged by one
 node, that node killed with SIGKILL, and moves sent to another node until one
-is acknowledged.
+is acknowledged. With ``--ramp`` (the default), the load then rises step by
+step, each step halving the clients' pause, until each side's round trip p99
+passes 100 ms: the moves a second one node and three sustain, and their nodes'
+CPU per move at each step.
 
 Usage: ``python benchmarks/cluster_bench.py [--games 500] [--computer-games 20]
-[--seconds 30] [--rounds 3] [--think-ms 1000]``; the defaults are the full load
+[--seconds 30] [--rounds 3] [--think-ms 1000] [--ramp 6]``; the defaults are the full load
 (500 games and 1,000 WebSocket clients per side), as ``./scripts/bench cluster``
 runs it; ``--games 100 --computer-games 6 --seconds 12`` is a quick look.
 """
@@ -39,6 +42,8 @@ from typing import Any
 import httpx
 
 HERE = Path(__file__).resolve().parent
+TARGET_MS = 100.0
+"""The round trip p99 past which a side counts as saturated (``--ramp``)."""
 STATS_FLUSH = 1.5
 """Seconds PostgreSQL may take to count a busy connection's transactions in its statistics."""
 ROOT = HERE.parent
@@ -242,6 +247,8 @@ async def measure(
             elapsed[side] += time.perf_counter() - t0
             pooled[side] += stats.latencies[before:]
             loads.append(os.getloadavg()[0])
+    if args.ramp:
+        await ramp(clients, {"one": one, "three": three}, args, meters)
     stop.set()
     for task in tasks:
         task.cancel()
@@ -276,6 +283,50 @@ async def measure(
         print(f"  {line}")
 
 
+async def ramp(
+    clients: list[Any], sides: dict[str, Any], args: argparse.Namespace, meters: dict[str, Meter]
+) -> None:
+    """Raises the load step by step (each step halves the clients' mean pause) until each
+    side's round trip p99 passes the target: the moves a second each side sustains below
+    it, and its nodes' CPU per move stored at each step (the sides alternate, as above)."""
+    each = args.seconds / args.rounds
+    think = args.think_ms
+    saturated: set[str] = set()
+    print(f"saturation: the clients' pause halves each step until p99 passes {TARGET_MS:.0f} ms")
+    print("| mean pause | server | moves acknowledged | round trip p50 / p99 | node CPU a move |")
+    print("|---|---|---|---|---|")
+    for _ in range(args.ramp):
+        think /= 2
+        for client in clients:
+            client.think = think / 1000
+        for side, stats in sides.items():
+            if side in saturated:
+                continue
+            for other in sides.values():
+                other.playing.clear()
+            stats.playing.set()
+            await asyncio.sleep(sb.SETTLE)
+            before, first = len(stats.latencies), meters[side].read()
+            stats.measuring = True
+            t0 = time.perf_counter()
+            await asyncio.sleep(each)
+            stats.measuring = False
+            seconds = time.perf_counter() - t0
+            cpu, _, _, stored = (b - a for a, b in zip(first, meters[side].read(), strict=True))
+            got = stats.latencies[before:]
+            p99 = sb.percentile(got, 0.99) if got else float("inf")
+            name = "1 node" if side == "one" else "3 nodes"
+            print(
+                f"| {think:.0f} ms | {name} | {len(got) / seconds:.0f}/s |"
+                f" {sb.percentile(got, 0.5) if got else float('nan'):.1f} ms / {p99:.1f} ms |"
+                f" {1000 * cpu / max(stored, 1):.2f} ms |"
+            )
+            if p99 > TARGET_MS:
+                saturated.add(side)
+        if len(saturated) == len(sides):
+            break
+
+
 def failover(urls: list[str], nodes: list[subprocess.Popen[bytes]]) -> float:
     """Seconds from killing a game's judge to the first move acknowledged on another node."""
     created = httpx.post(f"{urls[0]}/api/games", json={"game": "uttt"}, timeout=10).json()
@@ -308,9 +359,17 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--warmup", type=float, default=10.0)
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--think-ms", type=float, default=1000.0)
+    parser.add_argument(
+        "--ramp",
+        type=int,
+        default=6,
+        help="after the rounds, steps of rising load (each halves the pause) until p99 passes"
+        " 100 ms on each side; 0: none",
+    )
     args = parser.parse_args(argv if argv is not None else [])
     enough_files()
     with tempfile.TemporaryDirectory() as tmp:
+        os.chmod(tmp, 0o755)  # as root, PostgreSQL runs as its own user: it must reach its state
         env = dict(os.environ)
         env.setdefault("SANSU_PG_STATE", f"{tmp}/postgres")
         env.setdefault("SANSU_REDIS_STATE", f"{tmp}/redis")
