@@ -132,7 +132,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--moves", type=int, default=4000)
     parser.add_argument("--db-dir", default=None, help="where the SQLite file goes")
     parser.add_argument("--seed", type=int, default=1)
-    args = parser.parse_args(argv)
+    args = parser.parse_args(argv if argv is not None else [])
     spent: dict[str, float] = {}
     store_module.write_rows = timed(spent, "statements", store_module.write_rows)
     protocol.State.view = timed(spent, "views", protocol.State.view)
