@@ -178,3 +178,12 @@ def test_an_endgame_limit_out_of_range_is_refused(bad) -> None:
             Endgame(bad)
     with pytest.raises(ValueError, match="Ultimate"):
         CompiledSearch("sansumoku", endgame=10)
+
+
+def test_warming_up_a_player_readies_its_endgame_and_only_when_it_has_one() -> None:
+    """The solver's compiled code and table are ready before the first move's clock starts."""
+    with_it, without = _player(24), _player(0)
+    with_it.warm_up()
+    without.warm_up()
+    assert with_it._search.endgame._table is not None
+    assert without._search.endgame._table is None

@@ -58,6 +58,16 @@ class Endgame:
         self.limit = limit
         self._table = None
 
+    def warm_up(self) -> None:
+        """Load the compiled solver and allocate the table now, not during the first solve
+        (some 0.7 s)."""
+        if self.limit > 0:
+            from sansu.ai.kernels import uttt as UK
+            from sansu.core.registry import load_game
+
+            root = UK.from_state(load_game("uttt").initial_state())
+            self.solve(root, 1, size=81)
+
     def budget(self, time_ms: float | None, simulations: int | None) -> int:
         """The nodes a solve may search within a move's budget."""
         nodes = [] if time_ms is None else [int(NODES_PER_SECOND * TIME_SHARE * time_ms / 1000)]
@@ -65,12 +75,12 @@ class Endgame:
             nodes.append(NODES_PER_SIMULATION * simulations)
         return max(1, min(nodes))
 
-    def solve(self, root: np.ndarray, nodes: int) -> Solved | None:
-        """The solved root (a kernel position), or ``None`` if it is too big or the budget ran
-        out."""
+    def solve(self, root: np.ndarray, nodes: int, *, size: int | None = None) -> Solved | None:
+        """The solved root (a kernel position), or ``None`` if it is too big (more than
+        ``size`` empty cells in open sections, by default the limit) or the budget ran out."""
         from sansu.ai.kernels import uttt_endgame as E
 
-        if self.limit <= 0 or E.open_empty(root) > self.limit:
+        if self.limit <= 0 or E.open_empty(root) > (size or self.limit):
             return None
         if self._table is None:
             self._table = E.Table()

@@ -113,6 +113,7 @@ class ComputerPlayer:
             from sansu.ai.compiled import warm_up
 
             warm_up(self.game.id)
+            self._search.endgame.warm_up()
         else:
             self._adapter.warm_up()
 
