@@ -120,6 +120,9 @@ class CompiledSearch:
     chosen by PUCT on the network's odds of them (see
     :func:`~sansu.ai.kernels.tree.select_prior`), an unvisited one valued at
     its parent's mean less ``fpu``.
+
+    With ``endgame`` above 0 (Ultimate Tic-Tac-Toe), a position with at most that
+    many empty cells in open sections is first solved exactly (:mod:`sansu.ai.endgame`).
     """
 
     def __init__(
@@ -136,6 +139,7 @@ class CompiledSearch:
         policy_net: Any = None,
         c_prior: float = 0.0,
         fpu: float = 0.0,
+        endgame: int = 0,
     ) -> None:
         if not 0.0 <= mix <= 1.0:
             raise ValueError(f"mix must be between 0 and 1, not {mix}")
@@ -167,6 +171,11 @@ class CompiledSearch:
         self.policy_net = policy_net
         self.c_prior = c_prior
         self.fpu = fpu
+        if endgame and game_id != "uttt":
+            raise ValueError("the exact endgame is for Ultimate Tic-Tac-Toe")
+        from sansu.ai.endgame import Endgame
+
+        self.endgame = Endgame(endgame)
         self._kept: tuple[Any, np.ndarray, int] | None = None
 
     def run(
@@ -188,6 +197,13 @@ class CompiledSearch:
         k = kernel(self.game_id)
         start = time.perf_counter()
         root = k.from_state(state)
+        solved = self.endgame.solve(root, self.endgame.budget(time_ms, simulations))
+        if solved is not None and solved.score != 0:
+            self._kept = None
+            return _decided(k, state.game, solved)
+        if time_ms is not None:
+            time_ms = max(1.0, time_ms - 1000.0 * (time.perf_counter() - start))
+            start = time.perf_counter()
         expected = simulations if simulations is not None else 1 + int(time_ms * FAST_RATE / 1000)
         if time_ms is not None and simulations is not None:
             expected = min(expected, 1 + int(time_ms * FAST_RATE / 1000))
@@ -207,8 +223,13 @@ class CompiledSearch:
         )  # fmt: skip
         limit = simulations if simulations is not None else 1 << 62
         done = 0
+        if solved is not None:
+            # A drawn root: the search chooses among the moves that keep the draw.
+            done = k.search(root, *arrays, 1, self.c_uct, self.policy, top, self.draw, *extra)
+            _mark_lost(tree, top, solved.losing)
         if time_ms is None:
-            done = k.search(root, *arrays, limit, self.c_uct, self.policy, top, self.draw, *extra)
+            rest = limit - done
+            done += k.search(root, *arrays, rest, self.c_uct, self.policy, top, self.draw, *extra)
         else:
             deadline = start + time_ms / 1000.0
             chunk = 16
@@ -330,6 +351,29 @@ class CompiledSearch:
                 pv.append(str(k.move_of(game, code)))
         root_proven = {WIN: 0.0, LOSS: 1.0, DRAW: 0.5}.get(int(tree.proven[top]))
         return RootStats(candidates, pv, simulations, root_proven, tree.nodes)
+
+
+def _decided(k: ModuleType, game: Any, solved: Any) -> RootStats:
+    """The root stats of a solved won or lost position: its best move alone, proven."""
+    value = 1.0 if solved.score > 0 else 0.0
+    move = k.move_of(game, solved.moves[0])
+    return RootStats(
+        [Candidate(move, 0, value, value)],
+        [str(move)],
+        0,
+        value,
+        solved.nodes,
+        {"endgame": solved.score},
+    )
+
+
+def _mark_lost(tree: Any, top: int, losing: set[int]) -> None:
+    """Mark the root's children of the moves ``losing`` as proven lost."""
+    from sansu.ai.kernels.tree import LOSS
+
+    for c in tree.children(top):
+        if int(tree.move[c]) in losing:
+            tree.proven[c] = LOSS
 
 
 def _rank(c: Candidate) -> tuple[int, float, float]:

@@ -58,6 +58,9 @@ class Level:
     of the moves as PUCT's priors (0: none; see :class:`~sansu.ai.compiled.CompiledSearch`)."""
     fpu: float = 0.0
     """With ``prior``: how far below its parent's mean an unvisited move is taken to be."""
+    endgame: int = 0
+    """Ultimate Tic-Tac-Toe: solve a position exactly first when its open sections have at
+    most this many empty cells (0: never; see :mod:`sansu.ai.endgame`)."""
 
     def __post_init__(self) -> None:
         """Refuse settings out of range (a match's ``max:net=2`` must not start)."""
@@ -67,6 +70,8 @@ class Level:
             raise ValueError(
                 "temperature, c_uct, playout, net_visits and prior must not be negative"
             )
+        if not 0 <= self.endgame <= 81:
+            raise ValueError("endgame must be from 0 to 81 (empty cells)")
         if not 0 <= self.fpu <= 1:
             raise ValueError("fpu must be between 0 and 1")
         if self.widening <= 0 or not 0 <= self.draw <= 1 or not 0 <= self.net <= 1:

@@ -37,7 +37,7 @@ def compiled_search(game_id: str, settings: Level, *, net: Any = None) -> Any:
     return CompiledSearch(
         game_id, c_uct=settings.c_uct, policy=settings.playout, reuse=settings.reuse,
         draw=settings.draw, net=net if uses else None, mix=settings.net,
-        net_visits=settings.net_visits, **_policy(game_id, settings),
+        net_visits=settings.net_visits, endgame=settings.endgame, **_policy(game_id, settings),
     )  # fmt: skip
 
 
@@ -113,6 +113,7 @@ class ComputerPlayer:
             from sansu.ai.compiled import warm_up
 
             warm_up(self.game.id)
+            self._search.endgame.warm_up()
         else:
             self._adapter.warm_up()
 
