@@ -178,6 +178,8 @@ def test_a_renamed_player_chooses_a_name_once_on_the_account_page(
         card.locator("input[name=reason]").fill("an offensive name")
         card.locator("[data-action=rename]").click()
         mod.wait_for_selector("[data-testid=mod-audit] li[data-action=rename]")
+        # the account's card is drawn again with its new name: wait for it, not the old one
+        mod.wait_for_selector("[data-testid=mod-account] [data-account^='player-']")
         renamed = mod.locator("[data-testid=mod-account] [data-account]").get_attribute(
             "data-account"
         )

@@ -103,7 +103,8 @@ def test_rules_at_desktop_width_and_the_reference_for_programmers(
         assert_fits(page, f"rules of {game} at 1280 px")
         page.screenshot(path=str(screenshots / f"rules-{game}-1280.png"), full_page=True)
         page.click(f".prose a[href='#/reference/{game}']")
-        page.wait_for_selector(".prose h1")
+        # the rules' own h1 stays until the reference is drawn: wait for the new one
+        page.wait_for_selector(".prose h1:has-text('reference for programmers')")
         assert "reference for programmers" in page.inner_text(".prose h1")
         assert page.locator(".prose pre, .prose table").count() >= 1
         assert_fits(page, f"reference of {game} at 1280 px")
