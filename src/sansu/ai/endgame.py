@@ -78,9 +78,11 @@ class Endgame:
     def solve(self, root: np.ndarray, nodes: int, *, size: int | None = None) -> Solved | None:
         """The solved root (a kernel position), or ``None`` if it is too big (more than
         ``size`` empty cells in open sections, by default the limit) or the budget ran out."""
+        if self.limit <= 0:  # off (every level): no import, nothing on the move's clock
+            return None
         from sansu.ai.kernels import uttt_endgame as E
 
-        if self.limit <= 0 or E.open_empty(root) > (size or self.limit):
+        if E.open_empty(root) > (size or self.limit):
             return None
         if self._table is None:
             self._table = E.Table()
