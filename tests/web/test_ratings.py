@@ -5,6 +5,7 @@ profile are readable at 390 px and axe finds nothing on them."""
 from __future__ import annotations
 
 import re
+import time
 import uuid
 from typing import Any
 
@@ -103,17 +104,36 @@ def test_rated_game_then_profile(browser: Any, server_url: str, screenshots: Any
 
 
 def test_a_rated_game_is_aborted_before_each_side_moved(browser: Any, server_url: str) -> None:
+    """Bob clicks Abort while Alice's first move is on its way to him (his game socket's
+    news are held back): the abort still stands, as Bob has not moved."""
     pa = new_page(browser, {"width": 1200, "height": 860})
     pb = new_page(browser, PHONE)
+    held: list[tuple[Any, Any]] = []  # (Bob's socket, a message to it) while holding
+    holding = [False]
+
+    def hold_news(ws: Any) -> None:
+        server = ws.connect_to_server()
+        server.on_message(lambda m: held.append((ws, m)) if holding[0] else ws.send(m))
+
+    pb.route_web_socket(re.compile(r".*/ws(\?.*)?$"), hold_news)
     try:
         _alice, _bob, _game = rated_between(pa, pb, server_url)
         a = Player(pa, server_url)
         a.wait_turn_or_end()
-        a.play("r5c5")
         pb.wait_for_selector("[data-action=abort]")  # Bob has not moved: abort, not resign
         assert pb.locator("[data-action=resign]").count() == 0
+        holding[0] = True
+        a.play("r5c5")
+        deadline = time.monotonic() + 30
+        while not any('"move"' in str(m) for _, m in held):  # the move reached Bob's socket
+            assert time.monotonic() < deadline, held
+            pb.wait_for_timeout(50)
         pa.wait_for_selector("[data-action=abort]")
         pb.click("[data-action=abort]")
+        pa.wait_for_selector("[data-testid=status].over")  # the abort stood
+        for ws, m in held:  # Bob's sockets get the news they were held from, in order
+            ws.send(m)
+        holding[0] = False
         for page in (pa, pb):
             page.wait_for_selector("[data-testid=status].over")
             status = page.inner_text("[data-testid=status]")

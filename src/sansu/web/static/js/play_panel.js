@@ -245,7 +245,10 @@ export const panel = {
 
   async abort() {
     try {
-      await api.abort(this.id, this.token, this.g.state);
+      // Sent without the state seen, like a resignation: an opponent's first move crossing
+      // the click would refuse it as stale; the server still refuses an abort once every
+      // player has moved.
+      await api.abort(this.id, this.token);
     } catch (error) {
       this.explain(error.message);
       if (error.code === 'stale_state') this.refresh();
