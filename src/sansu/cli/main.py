@@ -16,6 +16,7 @@ from typing import NoReturn
 COMMANDS = (
     "show", "play", "sudoku", "engine", "match", "serve", "analyse", "train", "bot", "puzzles",
     "admin",
+    "codingame",
     "export",
     "docs",
 )  # fmt: skip

@@ -1,0 +1,138 @@
+"""Ultimate Tic-Tac-Toe: a sansu player against any bot speaking CodinGame's protocol.
+
+The public Ultimate Tic-Tac-Toe bots (CodinGame's arena holds hundreds, the strongest in
+C and C++) read the opponent's move and the valid actions on stdin and answer ``row
+col``. This bench starts one as a program (``--bot CMD``) for each game and plays it
+against a sansu player (``--player``, ``max`` by default, settings allowed), colours
+alternating, sansu's player at ``--time-ms`` a move (the bot keeps its own clock). Games
+are scored by sansu's rules: a full board with no line of three sections is a draw
+(CodinGame gives it to whoever won more sections).
+
+It prints the score with its 95% interval and the Elo, the score by colour, and each
+side's mean and slowest move. Without ``--bot`` the opponent is sansu's own ``max``
+through the protocol (``sansu codingame uttt``): a check of the harness, expected near
+50%. docs/ai.md gives the figures against the strongest bot obtained.
+
+Usage: ``python benchmarks/codingame_bench.py [--bot CMD] [--player NAME] [--games N]
+[--time-ms T] [--jobs J] [--seed S]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import shlex
+import subprocess
+import sys
+from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
+from typing import Any
+
+import sansu
+from sansu.ai.arena import Outcome, make_player, play_game, summarise, wilson
+from sansu.cli.codingame import from_cell, to_cell
+
+OWN = f"{shlex.quote(sys.executable)} -m sansu codingame uttt --level max --time-ms 90"
+"""The opponent without ``--bot``: sansu's ``max`` itself, through the protocol."""
+
+
+class Bot:
+    """A CodinGame bot as a player of :func:`play_game`: one process a game."""
+
+    def __init__(self, command: str) -> None:
+        self.process = subprocess.Popen(
+            shlex.split(command), stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
+        )
+
+    def warm_up(self) -> None:
+        """Nothing to load: the bot's own first turn is its warm-up."""
+
+    def choose(self, state: Any, time_ms: Any = None, simulations: Any = None) -> Any:
+        last = getattr(state, "last_move", None)
+        moves = [str(m) for m in state.legal_moves()]
+        lines = [to_cell(last) if last is not None else "-1 -1", str(len(moves))]
+        lines += [to_cell(m) for m in moves]
+        assert self.process.stdin is not None and self.process.stdout is not None
+        self.process.stdin.write("\n".join(lines) + "\n")
+        self.process.stdin.flush()
+        answer = self.process.stdout.readline()
+        move = from_cell(" ".join(answer.split()[:2]))  # a bot may add a message after
+        if move not in moves:
+            raise RuntimeError(f"the bot played {answer.strip()!r}, not a valid action")
+        return type("Chosen", (), {"move": move})()
+
+    def close(self) -> None:
+        self.process.kill()
+        self.process.wait()
+
+
+def one_game(task: dict[str, Any]) -> Outcome:
+    game = sansu.load_game("uttt")
+    bots: list[Bot] = []
+
+    def factory(g: Any, name: str, seed: int) -> Any:
+        if name == "bot":
+            bots.append(Bot(task["bot"]))
+            return bots[-1]
+        return make_player(g, name, seed=seed)
+
+    first = task["index"] % 2
+    seats = (task["player"], "bot") if first == 0 else ("bot", task["player"])
+    try:
+        return play_game(
+            game, seats, seed=task["seed"] * 1000 + task["index"],
+            time_ms={task["player"]: task["time_ms"]}, first_seat=first,
+            index=task["index"], factory=factory,
+        )  # fmt: skip
+    finally:
+        for bot in bots:
+            bot.close()
+
+
+def report(player: str, outcomes: Sequence[Outcome]) -> list[str]:
+    """The lines the bench prints (the score is ``player``'s)."""
+    summary = summarise(player, "bot", outcomes)
+    lines = [summary.line()]
+    for first, label in ((0, "moving first"), (1, "moving second")):
+        mine = [o for o in outcomes if o.first_seat == first]
+        if mine:
+            score = sum(o.score for o in mine)
+            low, high = wilson(score, len(mine))
+            lines.append(
+                f"  {label}: {100 * score / len(mine):.1f}% over {len(mine)}"
+                f" (95% CI {100 * low:.1f}–{100 * high:.1f}%)"
+            )
+    for name in (player, "bot"):
+        times = [t for o in outcomes for t in o.times_ms.get(name, [])]
+        if times:
+            lines.append(
+                f"  {name}: mean move {sum(times) / len(times):.1f} ms,"
+                f" slowest {max(times):.0f} ms"
+            )
+    return lines
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--bot", default=OWN, help="the bot's command line")
+    parser.add_argument("--player", default="max", help="sansu's player (max:c_uct=0.5 …)")
+    parser.add_argument("--games", type=int, default=10)
+    parser.add_argument("--time-ms", type=int, default=100, help="sansu's time a move")
+    parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args(argv if argv is not None else [])
+    todo = [
+        {"bot": args.bot, "player": args.player, "time_ms": args.time_ms,
+         "seed": args.seed, "index": i}
+        for i in range(args.games)
+    ]  # fmt: skip
+    print(f"== {args.player} against {args.bot} ({args.games} games)")
+    if args.jobs <= 1:
+        outcomes = [one_game(t) for t in todo]
+    else:
+        with ProcessPoolExecutor(args.jobs) as pool:
+            outcomes = list(pool.map(one_game, todo))
+    print("\n".join(report(args.player, outcomes)))
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
