@@ -128,6 +128,19 @@ def test_a_match_prints_the_score_with_a_confidence_interval(capsys) -> None:
     assert json.loads(capsys.readouterr().out)["score"] == data["score"]  # seeded: same again
 
 
+def test_a_timed_match_prints_each_players_mean_and_slowest_move(capsys) -> None:
+    args = ["match", "uttt", "medium", "beginner", "--games", "2", "--time-ms", "30",
+            "--jobs", "1"]  # fmt: skip
+    assert main(args) == 0
+    lines = capsys.readouterr().out.splitlines()
+    slowest = next(line for line in lines if line.startswith("slowest move: "))
+    mean = next(line for line in lines if line.startswith("mean move: "))
+    for line in (slowest, mean):
+        assert "beginner " in line and "medium " in line
+    means = dict(part.rsplit(" ", 2)[:2] for part in mean.removeprefix("mean move: ").split(", "))
+    assert all(0 < float(v) < 30_000 for v in means.values()), means
+
+
 def test_a_match_in_two_processes_and_as_text(capsys, tmp_path) -> None:
     out = tmp_path / "games.json"
     args = ["match", "35", "beginner", "random", "-o", "rows=4", "-o", "cols=4", "--games", "2",

@@ -86,10 +86,14 @@ def run(args: argparse.Namespace) -> int:
     if args.games_out:
         with open(args.games_out, "w", encoding="utf-8") as out:
             json.dump([o.__dict__ for o in outcomes], out, indent=1)
-    slow = {}
+    slow: dict[str, float] = {}
+    spent: dict[str, list[float]] = {}
     for o in outcomes:
         for name, ms in o.slowest_ms.items():
             slow[name] = max(slow.get(name, 0.0), ms)
+        for name, times in o.times_ms.items():
+            spent.setdefault(name, []).extend(times)
+    mean = {k: sum(v) / len(v) for k, v in spent.items() if v}
     if args.json:
         print(
             json.dumps(
@@ -97,12 +101,15 @@ def run(args: argparse.Namespace) -> int:
                     "game": game.id,
                     **summary.to_dict(),
                     "slowest_move_ms": {k: round(v, 1) for k, v in slow.items()},
+                    "mean_move_ms": {k: round(v, 1) for k, v in mean.items()},
                 }
             )
         )
         return 0
     print(summary.line())
     print("slowest move: " + ", ".join(f"{k} {v:.0f} ms" for k, v in sorted(slow.items())))
+    # Two players given the same time a move may spend it differently (quick moves, overruns).
+    print("mean move: " + ", ".join(f"{k} {v:.1f} ms" for k, v in sorted(mean.items())))
     return 0
 
 
