@@ -246,7 +246,7 @@ def test_a_tiny_policy_run_end_to_end(tmp_path) -> None:
         TrainConfig("uttt", target="policy", children=5)
 
 
-def test_only_uttts_max_uses_the_shipped_policy_network() -> None:
+def test_only_max_uses_the_shipped_policy_networks() -> None:
     import sansu
     from sansu.ai.arena import make_player
     from sansu.ai.levels import LEVELS, level_for
@@ -255,17 +255,18 @@ def test_only_uttts_max_uses_the_shipped_policy_network() -> None:
     using = {
         (g, name) for g in ("uttt", "sansumoku") for name in LEVELS if level_for(g, name).prior
     }
-    assert using == {("uttt", "max")}
-    policy = shipped_policy("uttt")
-    assert policy is not None and policy.game == "uttt" and shipped_policy("sansumoku") is None
-    game = sansu.load_game("uttt")
-    player = make_player(game, "max", seed=4)
-    search = player._searcher()
-    assert search.policy_net is policy and search.c_prior == player.settings.prior > 0
-    state = game.initial_state().play("r5c5")
-    a = player.choose(state, simulations=600)
-    assert a.move in state.legal_moves()
-    assert make_player(game, "max", seed=4).choose(state, simulations=600).move == a.move
+    assert using == {("uttt", "max"), ("sansumoku", "max")}
+    for game_id in ("uttt", "sansumoku"):
+        policy = shipped_policy(game_id)
+        assert policy is not None and policy.game == game_id
+        game = sansu.load_game(game_id)
+        player = make_player(game, "max", seed=4)
+        search = player._searcher()
+        assert search.policy_net is policy and search.c_prior == player.settings.prior > 0
+        state = game.initial_state().play("r5c5")
+        a = player.choose(state, simulations=600)
+        assert a.move in state.legal_moves()
+        assert make_player(game, "max", seed=4).choose(state, simulations=600).move == a.move
 
 
 def test_a_levels_prior_and_fpu_are_checked() -> None:
