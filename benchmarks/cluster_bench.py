@@ -235,17 +235,10 @@ async def measure(
     for meter in meters.values():
         meter.start()
     for _ in range(args.rounds):
-        for side, stats, other in (("one", one, three), ("three", three, one)):
-            other.playing.clear()
-            stats.playing.set()
-            await asyncio.sleep(sb.SETTLE)
-            before = len(stats.latencies)
-            stats.measuring = True
-            t0 = time.perf_counter()
-            await asyncio.sleep(each)
-            stats.measuring = False
-            elapsed[side] += time.perf_counter() - t0
-            pooled[side] += stats.latencies[before:]
+        for side, stats in (("one", one), ("three", three)):
+            got, seconds, _ = await timed_round(stats, (one, three), each)
+            elapsed[side] += seconds
+            pooled[side] += got
             loads.append(os.getloadavg()[0])
     if args.ramp:
         await ramp(clients, {"one": one, "three": three}, args, meters)
@@ -283,6 +276,26 @@ async def measure(
         print(f"  {line}")
 
 
+async def timed_round(
+    stats: Any, sides: Any, seconds: float, meter: Meter | None = None
+) -> tuple[list[float], float, tuple[float, ...]]:
+    """One measured round: only ``stats``' side plays (of ``sides``), settles, then is
+    measured for ``seconds``. Its round trips, the seconds it ran, and what ``meter``
+    counted meanwhile (nothing without one)."""
+    for other in sides:
+        other.playing.clear()
+    stats.playing.set()
+    await asyncio.sleep(sb.SETTLE)
+    before, first = len(stats.latencies), meter.read() if meter else ()
+    stats.measuring = True
+    t0 = time.perf_counter()
+    await asyncio.sleep(seconds)
+    stats.measuring = False
+    elapsed = time.perf_counter() - t0
+    used = tuple(b - a for a, b in zip(first, meter.read(), strict=True)) if meter else ()
+    return stats.latencies[before:], elapsed, used
+
+
 async def ramp(
     clients: list[Any], sides: dict[str, Any], args: argparse.Namespace, meters: dict[str, Meter]
 ) -> None:
@@ -302,18 +315,8 @@ async def ramp(
         for side, stats in sides.items():
             if side in saturated:
                 continue
-            for other in sides.values():
-                other.playing.clear()
-            stats.playing.set()
-            await asyncio.sleep(sb.SETTLE)
-            before, first = len(stats.latencies), meters[side].read()
-            stats.measuring = True
-            t0 = time.perf_counter()
-            await asyncio.sleep(each)
-            stats.measuring = False
-            seconds = time.perf_counter() - t0
-            cpu, _, _, stored = (b - a for a, b in zip(first, meters[side].read(), strict=True))
-            got = stats.latencies[before:]
+            got, seconds, used = await timed_round(stats, sides.values(), each, meters[side])
+            cpu, _, _, stored = used
             p99 = sb.percentile(got, 0.99) if got else float("inf")
             name = "1 node" if side == "one" else "3 nodes"
             print(
