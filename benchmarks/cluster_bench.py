@@ -5,8 +5,10 @@ Starts PostgreSQL and Redis (``scripts/postgres-for-tests``,
 own, and three ``sansu serve --redis`` nodes on another. The same load is
 put on each (games between two WebSocket clients playing random legal moves
 after a random pause, games against the computer alongside; for the
-cluster, client *i* connects to node *i* mod 3 and the games are created
-round-robin), in rounds that alternate between the two (the other side's
+cluster, the games are created round-robin and, with ``--route game`` (the
+default), every socket of a game connects to one node, chosen by hashing the game
+id as the shipped load balancer does, or with ``--route turn`` client *i* to node
+*i* mod 3), in rounds that alternate between the two (the other side's
 clients hold their moves meanwhile), and the figures of each side are
 pooled over its rounds: moves per second, the move round trip (sent →
 acknowledged) at p50/p99, errors. Then the failover: a game judged by one
@@ -17,9 +19,10 @@ passes 100 ms: the moves a second one node and three sustain, and their nodes'
 CPU per move at each step.
 
 Usage: ``python benchmarks/cluster_bench.py [--games 500] [--computer-games 20]
-[--seconds 30] [--rounds 3] [--think-ms 1000] [--ramp 6]``; the defaults are the full load
-(500 games and 1,000 WebSocket clients per side), as ``./scripts/bench cluster``
-runs it; ``--games 100 --computer-games 6 --seconds 12`` is a quick look.
+[--seconds 30] [--rounds 3] [--think-ms 1000] [--ramp 6] [--route game|turn]``; the
+defaults are the full load (500 games and 1,000 WebSocket clients per side), as
+``./scripts/bench cluster`` runs it; ``--games 100 --computer-games 6 --seconds 12``
+is a quick look.
 """
 
 from __future__ import annotations
@@ -36,6 +39,7 @@ import sys
 import tempfile
 import time
 import uuid
+import zlib
 from pathlib import Path
 from typing import Any
 
@@ -124,9 +128,11 @@ async def clients_for(
     for url, games, computer_games in zip(urls, per_node, computers, strict=True):
         made = await sb.create_games(url, games, computer_games, random.Random(len(seats)))
         seats += [(gid, token, leader, url) for gid, token, leader in made]
+    sockets = [url.replace("http", "ws", 1) for url in urls]
     return [
-        sb.Seat(
-            urls[i % len(urls)].replace("http", "ws", 1),
+        RoutedSeat(
+            sockets,
+            i if args.route == "turn" else None,
             gid,
             token,
             stats,
@@ -137,6 +143,29 @@ async def clients_for(
         )
         for i, (gid, token, leader, _url) in enumerate(seats)
     ]
+
+
+def node_of(game_id: str, urls: list[str]) -> str:
+    """The node a load balancer hashing the game id sends a game's requests to (as
+    ``deploy/nginx/upstream-cluster.conf`` does; which hash does not matter here)."""
+    return urls[zlib.crc32(game_id.encode()) % len(urls)]
+
+
+class RoutedSeat(sb.Seat):
+    """A player's socket on the node of its game (``--route game``: every socket of a
+    game, rematches included, on one node), or on a node of its own (``--route turn``:
+    client ``i`` on node ``i`` mod N, as a load balancer without stickiness spreads them)."""
+
+    def __init__(self, urls: list[str], turn: int | None, *args: Any) -> None:
+        super().__init__(urls[0], *args)
+        self.urls, self.turn = urls, turn
+
+    async def _play_game(self) -> str | None:
+        if self.turn is None:
+            self.url = node_of(self.game_id, self.urls)
+        else:
+            self.url = self.urls[self.turn % len(self.urls)]
+        return await super()._play_game()
 
 
 def cpu_seconds(pids: list[int]) -> float:
@@ -363,6 +392,13 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--think-ms", type=float, default=1000.0)
     parser.add_argument(
+        "--route",
+        choices=("game", "turn"),
+        default="game",
+        help="the cluster's clients: game: every socket of a game on one node (a load balancer"
+        " hashing the game id, as the shipped nginx upstream); turn: client i on node i mod 3",
+    )
+    parser.add_argument(
         "--ramp",
         type=int,
         default=6,
@@ -395,7 +431,8 @@ def main(argv: list[str] | None = None) -> None:
             print(
                 f"cluster benchmark: {args.games} games + {args.computer_games} against the"
                 f" computer per side, {args.seconds:.0f} s measured per side in {args.rounds}"
-                f" interleaved rounds, {args.think_ms:.0f} ms mean pause"
+                f" interleaved rounds, {args.think_ms:.0f} ms mean pause, the cluster's"
+                f" sockets routed by {args.route}"
             )
             meters = {
                 "one": Meter(single_db, [single.pid]),

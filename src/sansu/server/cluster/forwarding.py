@@ -1,11 +1,13 @@
 """Forwarding to a game's judge: the calls that change a game, run where the game is judged.
 
 A node that does not judge a game hands the call (a move, a resignation, a
-takeback, an offer or its answer, a rematch, a join) to the node that does, over the fanout's
-requests, and answers its own client once its copy has the judge's news; the
-judging node runs it as a single server would (:class:`Forwarding` is mixed
-into :class:`~sansu.server.cluster.node.Cluster`, whose leases, fanout, copies
-and local calls it uses).
+takeback, an offer or its answer, a rematch, a join) to the node that does, over
+the fanout's requests, and answers its own client once its copy has the judge's
+news; the judging node runs it as a single server would. A judge with no client
+of the game, asked by a node that has some, hands the game over instead: the
+asking node judges it from then on (:meth:`~sansu.server.cluster.node.Cluster.hand_over`).
+:class:`Forwarding` is mixed into :class:`~sansu.server.cluster.node.Cluster`,
+whose leases, fanout, copies and local calls it uses.
 """
 
 from __future__ import annotations
@@ -128,6 +130,8 @@ class Forwarding:
         lease decides again if it no longer judges); waits out a dead judge's lease."""
         loop = asyncio.get_running_loop()
         give_up = loop.time() + self.leases.lease_ms / 1000 + 4.0
+        request["sockets"] = bool(self.service.hub.connections.get(game_id))
+        handed = False
         while True:
             judge = None if game_id in self.held else self.judge_of.pop(game_id, None)
             known = judge is not None
@@ -154,13 +158,25 @@ class Forwarding:
                     return reply
                 if known:
                     continue  # who judges now: the lease says, at once
+                if moved and not handed:
+                    handed = True  # the judge may have handed the game over: take it now
+                    continue
             if loop.time() > give_up:
                 raise ApiError(503, "judge_unavailable", "the game's judge does not answer")
             await asyncio.sleep(0.25)
 
+    async def _leaves_to_asker(self, game_id: str, request: dict[str, Any]) -> bool:
+        """The asking node has clients of the game and this one none: the asker judges
+        it (this node hands it over if it judged it)."""
+        if not request.get("sockets") or self.service.hub.connections.get(game_id):
+            return False
+        return game_id not in self.held or await self.hand_over(game_id)
+
     async def _request(self, request: dict[str, Any]) -> dict[str, Any]:
         """Answers another node's forwarded request, if this node judges the game."""
         game_id = str(request["g"])
+        if await self._leaves_to_asker(game_id, request):
+            raise ApiError(503, ELSEWHERE, "the game is judged where its clients are")
         if not await self.take(game_id):
             raise ApiError(503, ELSEWHERE, "another node judges this game; try again")
         args = list(request.get("args") or [])

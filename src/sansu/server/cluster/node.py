@@ -70,6 +70,8 @@ class Cluster(Forwarding):
         self._local: dict[str, Callable[..., Awaitable[Any]]] = {}
         self.background = Background()
         self.takeovers = 0
+        self.handovers = 0
+        """Games this node stopped judging for a node where their players are."""
         self.applied = 0
         """News applied to a copy in memory."""
         self.reads = 0
@@ -175,6 +177,30 @@ class Cluster(Forwarding):
             self.held.discard(game_id)
             await self.leases.release(game_id)
             raise
+        return True
+
+    async def hand_over(self, game_id: str) -> bool:
+        """Stops judging ``game_id`` if no client here watches it, so that the node asking
+        for it, where its players are, judges it instead; true if it let go.
+
+        The judge follows the players: behind a load balancer that sends every request
+        of a game to one node (``deploy/nginx/upstream-cluster.conf`` hashes the game id),
+        the node that created a game hands it over at its first move, and no move of it
+        is forwarded after that. Only a node with clients of the game asks for it, and a
+        node with clients keeps it, so a game settles where its sockets are."""
+        live = self.rounds.games.get(game_id)
+        if live is None or game_id not in self.held or self.service.hub.connections.get(game_id):
+            return False
+        async with live.lock:  # no commit of this node is under way when it lets go
+            if game_id not in self.held or self.service.hub.connections.get(game_id):
+                return False
+            self.held.discard(game_id)
+            timer = self.service.timekeeper.timers.pop(game_id, None)
+            if timer is not None:
+                timer.cancel()
+            await self.leases.release(game_id)
+        self.handovers += 1
+        self.rounds.evict(game_id, active=True)  # nobody here needs its copy
         return True
 
     async def _catch_up(self, live: LiveGame, *, judging: bool = True) -> None:
