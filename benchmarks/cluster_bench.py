@@ -283,10 +283,18 @@ async def measure(
         for url in [single, *cluster]:
             health = (await c.get(f"{url}/api/health")).json()
             handling, lag = health.get("handling_ms") or {}, health.get("loop_lag_ms") or {}
-            inside.append(
+            line = (
                 f"{url.rsplit(':', 1)[1]}: a move handled in {handling.get('p50')} ms p50 /"
                 f" {handling.get('p99')} ms p99, event loop late {lag.get('p99')} ms p99"
             )
+            node = health.get("cluster")
+            if node:
+                line += (
+                    f"; calls forwarded {node['forwarded']}, answered {node['answered']};"
+                    f" games handed over {node['handovers']}, taken {node['takeovers']};"
+                    f" news applied {node['news_applied']}; store reads {node['store_reads']}"
+                )
+            inside.append(line)
     print(f"  load average (1 min) during the rounds: {min(loads):.1f}–{max(loads):.1f}")
     print("| server | moves acknowledged | round trip p50 / p99 | errors |")
     print("|---|---|---|---|")

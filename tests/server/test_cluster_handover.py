@@ -1,6 +1,7 @@
 """The judge follows the players: a node with no client of a game hands it over to the
 node its players' sockets are on, at the first call that node forwards; a node with
-clients keeps it; the clock runs on at the new judge, and the flag falls there once."""
+clients keeps it; the clock runs on at the new judge, and the flag falls there once.
+Only a node that keeps a copy of a game is sent its news."""
 
 from __future__ import annotations
 
@@ -47,6 +48,10 @@ def judge(redis: Redis, gid: str) -> str:
     return asyncio.run(lease_holder(redis.url, f"sansu:lease:{gid}"))
 
 
+def cluster_of(node: Node) -> dict[str, Any]:
+    return httpx.get(f"{node.url}/api/health", timeout=10).json()["cluster"]
+
+
 def test_the_judge_moves_to_the_node_of_the_games_sockets(
     tmp_path: Path, postgres_url: str
 ) -> None:
@@ -81,6 +86,11 @@ def test_the_judge_moves_to_the_node_of_the_games_sockets(
         assert judge(redis, gid) == ids[nodes[1].port]
         seen = receive(spectator, lambda m: m.get("type") == "move")
         assert seen["state"] == r.json()["state"]
+        # the spectator's node had the move from the judge's news, not from the store;
+        # node 0, with no copy left, was sent no news at all
+        spectating, handed = cluster_of(nodes[2]), cluster_of(nodes[0])
+        assert spectating["news_applied"] == 1 and spectating["store_reads"] == 0
+        assert handed["news_received"] == 0 and handed["following"] == 0
 
         # node 0, without a client, asks too: node 1 keeps it
         view = game_on(nodes[0], gid)

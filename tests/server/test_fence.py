@@ -44,6 +44,12 @@ class BelievedJudge:
     def lost(self, live: LiveGame) -> None:
         self.lost_games.append(live.id)
 
+    async def loading(self, game_id: str) -> None:
+        pass
+
+    def unloaded(self, game_id: str) -> None:
+        pass
+
 
 def node(db: str) -> tuple[GameService, BelievedJudge]:
     service = assemble(db, computer_workers=0).service

@@ -47,6 +47,12 @@ class Recorder:
     def lost(self, live: LiveGame) -> None:
         pass
 
+    async def loading(self, game_id: str) -> None:
+        pass
+
+    def unloaded(self, game_id: str) -> None:
+        pass
+
 
 def same(copy: LiveGame, stored: LiveGame) -> None:
     assert (copy.seq, copy.version, copy.status) == (stored.seq, stored.version, stored.status)

@@ -2,10 +2,12 @@
 
 Two kinds travel:
 
-- **news** of a game, published by its judge after each commit on one of 16
-  lanes (``sansu:games:N``, N from the game id, as lila's Redis channels):
-  the change's events with their numbers and what the other nodes need to
-  apply it to their copy (:mod:`~sansu.server.cluster.news`). The events are
+- **news** of a game, published by its judge after each commit on the game's
+  own channel (``sansu:game:ID``): the change's events with their numbers and
+  what the other nodes need to apply it to their copy
+  (:mod:`~sansu.server.cluster.news`). A node listens to the channels of the
+  copies it keeps (:meth:`Fanout.follow`), and to no other: a node whose
+  clients are all on games it judges reads no news at all. The events are
   committed and numbered in the database first, so a news lost (Redis
   restarting) or repeated can neither skip nor repeat an event for a client:
   a node that sees a gap in the numbers reads the store.
@@ -23,14 +25,15 @@ The reader reconnects by itself; after each (re)connection it calls
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import uuid
-import zlib
 from collections.abc import Awaitable, Callable
 from typing import Any
 
 from redis.asyncio import Redis
+from redis.asyncio.client import PubSub
 from redis.exceptions import RedisError
 
 from sansu.server.base import ApiError, Background
@@ -38,13 +41,14 @@ from sansu.server.cluster.pubsub import listen
 
 log = logging.getLogger("sansu.server")
 
-NEWS = "sansu:games"
-LANES = 16
-"""News channels: a game's news always go on the same one, so they stay in order."""
+NEWS = "sansu:game"
+"""News channels: ``sansu:game:ID``, one a game, so a game's news stay in order."""
 REQUEST_TIMEOUT = 3.0
 """Seconds to wait for a judging node's reply before asking again who judges."""
 BATCH = 256
 """Most messages published in one round trip."""
+CONFIRM_TIMEOUT = 2.0
+"""Seconds to wait for Redis to confirm a subscription to a game's news."""
 
 
 def node_channel(node: str) -> str:
@@ -52,11 +56,13 @@ def node_channel(node: str) -> str:
 
 
 def news_channel(game_id: str) -> str:
-    """The lane of ``game_id``'s news."""
-    return f"{NEWS}:{zlib.crc32(game_id.encode('utf-8', 'surrogatepass')) % LANES}"
+    """The channel of ``game_id``'s news."""
+    return f"{NEWS}:{game_id}"
 
 
-NEWS_CHANNELS = frozenset(f"{NEWS}:{lane}" for lane in range(LANES))
+def game_of(channel: str) -> str | None:
+    """The game whose news ``channel`` carries (``None``: not a news channel)."""
+    return channel[len(NEWS) + 1 :] if channel.startswith(NEWS + ":") else None
 
 NewsHandler = Callable[[dict[str, Any]], None]
 RequestHandler = Callable[[dict[str, Any]], Awaitable[dict[str, Any]]]
@@ -84,6 +90,12 @@ class Fanout:
         self.connected = asyncio.Event()
         self.published = 0
         self.batches = 0
+        self.received = 0
+        """News received (of the games this node follows)."""
+        self.following: set[str] = set()
+        """The games whose news this node listens to."""
+        self._pubsub: PubSub | None = None
+        self._confirming: dict[str, asyncio.Future[None]] = {}
 
     # -- out -------------------------------------------------------------------------
 
@@ -128,28 +140,78 @@ class Fanout:
 
     # -- in --------------------------------------------------------------------------
 
+    async def follow(self, game_id: str) -> None:
+        """Listens to ``game_id``'s news from now on: returns once Redis has the
+        subscription, so a read of the store that follows misses no news (without Redis,
+        at once: the subscription is made on reconnecting, and the node then catches up)."""
+        if game_id in self.following:
+            return
+        self.following.add(game_id)
+        pubsub = self._pubsub
+        if pubsub is None:
+            return
+        channel = news_channel(game_id)
+        confirmed = self._confirming.get(channel)
+        if confirmed is None:
+            confirmed = asyncio.get_running_loop().create_future()
+            self._confirming[channel] = confirmed
+        try:
+            await pubsub.subscribe(channel)
+            await asyncio.wait_for(asyncio.shield(confirmed), CONFIRM_TIMEOUT)
+        except (RedisError, OSError, TimeoutError) as error:
+            log.warning("game %s: its news may come late: %r", game_id, error)
+        finally:
+            if self._confirming.get(channel) is confirmed:
+                del self._confirming[channel]
+
+    def unfollow(self, game_id: str) -> None:
+        """Stops listening to ``game_id``'s news (this node judges it, or forgot it)."""
+        if game_id not in self.following:
+            return
+        self.following.discard(game_id)
+        if self._pubsub is not None:
+            self.background.spawn(self._unsubscribe(self._pubsub, news_channel(game_id)))
+
+    @staticmethod
+    async def _unsubscribe(pubsub: PubSub, channel: str) -> None:
+        with contextlib.suppress(RedisError, OSError):  # a new subscription will not have it
+            await pubsub.unsubscribe(channel)
+
+    def _channels(self) -> list[str]:
+        return [node_channel(self.node), *(news_channel(g) for g in sorted(self.following))]
+
+    def _subscribed(self, pubsub: PubSub | None) -> None:
+        self._pubsub = pubsub
+
     async def run(self) -> None:
         """Reads news, requests and replies until cancelled, reconnecting as needed (and
         publishes this node's own messages meanwhile)."""
         self.background.spawn(self._publisher())
         await listen(
             self.redis,
-            [*sorted(NEWS_CHANNELS), node_channel(self.node)],
+            self._channels,
             connected=self.connected,
             on_connect=self.on_connect,
             receive=self._receive,
             what="cluster messages",
+            on_pubsub=self._subscribed,
         )
 
     def _receive(self, message: dict[str, Any]) -> None:
+        channel = message["channel"]
+        channel = channel.decode() if isinstance(channel, bytes) else channel
+        if message["type"] != "message":
+            confirmed = self._confirming.get(channel)
+            if message["type"] == "subscribe" and confirmed is not None and not confirmed.done():
+                confirmed.set_result(None)
+            return
         try:
             data = json.loads(message["data"])
         except (ValueError, TypeError):
             log.warning("an unreadable cluster message was ignored")
             return
-        channel = message["channel"]
-        channel = channel.decode() if isinstance(channel, bytes) else channel
-        if channel in NEWS_CHANNELS:
+        if game_of(channel) is not None:
+            self.received += 1
             if isinstance(data, dict) and data.get("node") != self.node:
                 try:
                     self.on_news(data)

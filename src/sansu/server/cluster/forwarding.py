@@ -111,16 +111,20 @@ class Forwarding:
     async def create(self, *args: Any, **kwargs: Any) -> Any:
         """Creates a game; its creating node judges it."""
         created = await self._local["create"](*args, **kwargs)
-        with contextlib.suppress(RedisError, ApiError):
-            await self.take(created[0].id)
+        await self._judge_new(created[0].id)
         return created
 
     async def _run(self, name: str, game_id: str, who: Who, args: Any) -> LiveGame:
         live = await self._local[name](game_id, who, *args)
         if live.id != game_id and live.status == "active":  # a rematch: judged here too
-            with contextlib.suppress(RedisError, ApiError):
-                await self.take(live.id)
+            await self._judge_new(live.id)
         return live
+
+    async def _judge_new(self, game_id: str) -> None:
+        """A game created here is judged here (or, failing that, followed as a copy)."""
+        with contextlib.suppress(RedisError, ApiError):
+            await self.take(game_id)
+        await self._copy_of(game_id)
 
     async def _judged(
         self, game_id: str, here: Callable[[], Awaitable[Any]], request: dict[str, Any]
@@ -146,6 +150,7 @@ class Forwarding:
                         503, "cluster_unavailable", "the cluster is unavailable"
                     ) from None
             if judge is not None and judge != self.node:
+                self.forwarded += 1
                 try:
                     reply = await self.fanout.ask(judge, request)
                 except TimeoutError:
@@ -179,6 +184,7 @@ class Forwarding:
             raise ApiError(503, ELSEWHERE, "the game is judged where its clients are")
         if not await self.take(game_id):
             raise ApiError(503, ELSEWHERE, "another node judges this game; try again")
+        self.answered += 1
         args = list(request.get("args") or [])
         if request["op"] == "join":
             seat, name, token, user_id = args

@@ -25,7 +25,7 @@ import uuid
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from redis.asyncio import Redis
+from redis.asyncio import BlockingConnectionPool, Redis
 from redis.exceptions import RedisError
 from sqlalchemy import Connection, select, update
 
@@ -40,6 +40,8 @@ from sansu.server.play import Event, GameService, LiveGame, games_needing_server
 log = logging.getLogger("sansu.server")
 
 KEEP_ON_REFRESH = frozenset({"lock", "events", "touched"})
+REDIS_CONNECTIONS = 100
+"""Connections a node opens to Redis at most (its calls beyond wait for one)."""
 
 
 class Cluster(Forwarding):
@@ -57,7 +59,17 @@ class Cluster(Forwarding):
         self.service = service
         self.rounds = service.rounds
         self.node = node or uuid.uuid4().hex[:12]
-        self.redis = Redis.from_url(redis_url, socket_timeout=2.0, socket_connect_timeout=2.0)
+        # A burst of calls waits for a free connection rather than failing (the plain
+        # pool refuses its 101st call at once: "Too many connections").
+        self.redis = Redis.from_pool(
+            BlockingConnectionPool.from_url(
+                redis_url,
+                max_connections=REDIS_CONNECTIONS,
+                timeout=2.0,
+                socket_timeout=2.0,
+                socket_connect_timeout=2.0,
+            )
+        )
         self.leases = Leases(self.redis, self.node, lease_ms=lease_ms)
         self.fanout = Fanout(self.redis, self.node, self._news, self._request, self._resync)
         self.renew_every = renew_every
@@ -71,6 +83,10 @@ class Cluster(Forwarding):
         self.background = Background()
         self.takeovers = 0
         self.handovers = 0
+        self.forwarded = 0
+        """Calls this node sent to another node's game (each try)."""
+        self.answered = 0
+        """Calls of other nodes this node ran for its games."""
         """Games this node stopped judging for a node where their players are."""
         self.applied = 0
         """News applied to a copy in memory."""
@@ -89,6 +105,22 @@ class Cluster(Forwarding):
         self.service.join = self.join
         self.service.create = self.create
         self.service.get = self.get
+        self.service.reports["cluster"] = self.report
+
+    def report(self) -> dict[str, Any]:
+        """This node's part in ``/api/health``: its id and what it did since it started."""
+        return {
+            "node": self.node,
+            "judging": len(self.held),
+            "forwarded": self.forwarded,
+            "answered": self.answered,
+            "handovers": self.handovers,
+            "takeovers": self.takeovers,
+            "following": len(self.fanout.following),
+            "news_received": self.fanout.received,
+            "news_applied": self.applied,
+            "store_reads": self.reads,
+        }
 
     async def start(self) -> None:
         self.background.spawn(self.fanout.run())
@@ -113,7 +145,7 @@ class Cluster(Forwarding):
             return
         try:
             if await self.leases.claim(live.id):
-                self.held.add(live.id)
+                self._judge(live.id)
                 return
         except RedisError as error:
             log.warning("game %s: no lease: %s", live.id, error)
@@ -139,6 +171,14 @@ class Cluster(Forwarding):
     def committed(self, live: LiveGame, events: list[Event]) -> None:
         self.fanout.announce(news_of(live, events))
 
+    async def loading(self, game_id: str) -> None:
+        """A copy of a game judged elsewhere follows its news from before it is read."""
+        if game_id not in self.held:
+            await self.fanout.follow(game_id)
+
+    def unloaded(self, game_id: str) -> None:
+        self.fanout.unfollow(game_id)
+
     def lost(self, live: LiveGame) -> None:
         """A commit failed: maybe another node committed first. Judge no more; refresh."""
         self._drop(live.id)
@@ -146,13 +186,31 @@ class Cluster(Forwarding):
 
     # -- judging -----------------------------------------------------------------------
 
+    def _judge(self, game_id: str) -> None:
+        """This node judges the game from now on: it makes the news, it needs none."""
+        self.held.add(game_id)
+        self.fanout.unfollow(game_id)
+
+    def _unjudge(self, game_id: str) -> None:
+        """This node judges the game no more: its clock runs elsewhere."""
+        self.held.discard(game_id)
+        timer = self.service.timekeeper.timers.pop(game_id, None)
+        if timer is not None:
+            timer.cancel()
+
+    async def _copy_of(self, game_id: str) -> None:
+        """A game this node stopped judging, still in memory, follows the news again."""
+        if game_id in self.rounds.games and game_id not in self.held:
+            await self.fanout.follow(game_id)
+
     def _drop(self, game_id: str) -> None:
         if game_id in self.held:
-            self.held.discard(game_id)
-            timer = self.service.timekeeper.timers.pop(game_id, None)
-            if timer is not None:
-                timer.cancel()
-        self.background.spawn(self.sync(game_id))
+            self._unjudge(game_id)
+        self.background.spawn(self._refresh(game_id))
+
+    async def _refresh(self, game_id: str) -> None:
+        await self._copy_of(game_id)
+        await self.sync(game_id)
 
     async def take(self, game_id: str) -> bool:
         """Becomes the judge of ``game_id`` if its lease is free (or ours); true if judging."""
@@ -163,7 +221,7 @@ class Cluster(Forwarding):
                 return False
         except RedisError:
             return False
-        self.held.add(game_id)
+        self._judge(game_id)
         self.takeovers += 1
         live = self.rounds.games.get(game_id)
         try:
@@ -176,6 +234,7 @@ class Cluster(Forwarding):
         except BaseException:
             self.held.discard(game_id)
             await self.leases.release(game_id)
+            self.background.spawn(self._copy_of(game_id))
             raise
         return True
 
@@ -194,13 +253,11 @@ class Cluster(Forwarding):
         async with live.lock:  # no commit of this node is under way when it lets go
             if game_id not in self.held or self.service.hub.connections.get(game_id):
                 return False
-            self.held.discard(game_id)
-            timer = self.service.timekeeper.timers.pop(game_id, None)
-            if timer is not None:
-                timer.cancel()
+            self._unjudge(game_id)
             await self.leases.release(game_id)
         self.handovers += 1
-        self.rounds.evict(game_id, active=True)  # nobody here needs its copy
+        if not self.rounds.evict(game_id, active=True):  # nobody here needs its copy
+            self.background.spawn(self._copy_of(game_id))  # unless a search pins it
         return True
 
     async def _catch_up(self, live: LiveGame, *, judging: bool = True) -> None:

@@ -53,6 +53,12 @@ class Judge(Protocol):
 
     def lost(self, live: LiveGame) -> None: ...
 
+    async def loading(self, game_id: str) -> None:
+        """Before a game is read from the store into memory."""
+
+    def unloaded(self, game_id: str) -> None:
+        """A game left memory."""
+
 
 class Rounds:
     """Every game in memory, by id; the one place that commits their changes."""
@@ -149,6 +155,8 @@ class Rounds:
             return False
         del self.games[game_id]
         self.hub.forget(game_id)
+        if self.judge is not None:
+            self.judge.unloaded(game_id)
         return True
 
     def evict_idle(self, now: float | None = None) -> int:
@@ -183,6 +191,8 @@ class Rounds:
         future: asyncio.Future[LiveGame] = asyncio.get_running_loop().create_future()
         self._loading[game_id] = future
         try:
+            if self.judge is not None:
+                await self.judge.loading(game_id)
             loaded = await asyncio.to_thread(self.load, game_id)
             live = self.games.setdefault(game_id, loaded)  # never over one in use
             future.set_result(live)

@@ -171,6 +171,7 @@ async def health(service: Service) -> dict[str, Any]:
             "statements": round(service.store.sql_seconds, 3),
             "commits": round(service.store.commit_seconds, 3),
         },
+        **{name: report() for name, report in service.reports.items()},
     }
 
 

@@ -28,6 +28,7 @@ the parts stay local.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -88,6 +89,9 @@ class GameService:
     archive: Archive
     event_log: EventLog
     offers: Offers = field(init=False)
+    reports: dict[str, Callable[[], Any]] = field(default_factory=dict)
+    """More of ``/api/health``, by name, from the parts built around the service (a
+    cluster node's own counts)."""
 
     def __post_init__(self) -> None:
         self.offers = Offers(self.rounds, self.moves)
