@@ -1,7 +1,7 @@
 """The judge follows the players: a node with no client of a game hands it over to the
-node its players' sockets are on, at the first call that node forwards; a node with
-clients keeps it; the clock runs on at the new judge, and the flag falls there once.
-Only a node that keeps a copy of a game is sent its news."""
+node its players' sockets are on, when they open; a node with clients keeps it; the
+clock runs on at the new judge, and the flag falls there once. Only a node that keeps
+a copy of a game is sent its news."""
 
 from __future__ import annotations
 
@@ -48,6 +48,13 @@ def judge(redis: Redis, gid: str) -> str:
     return asyncio.run(lease_holder(redis.url, f"sansu:lease:{gid}"))
 
 
+def until(condition: Any, seconds: float = 15.0) -> None:
+    end = time.monotonic() + seconds
+    while not condition():
+        assert time.monotonic() < end, "timed out"
+        time.sleep(0.05)
+
+
 def cluster_of(node: Node) -> dict[str, Any]:
     return httpx.get(f"{node.url}/api/health", timeout=10).json()["cluster"]
 
@@ -67,11 +74,14 @@ def test_the_judge_moves_to_the_node_of_the_games_sockets(
         assert judge(redis, gid) == ids[nodes[0].port]
         players = [socket(sockets, nodes[1], gid, tokens[seat]) for seat in (0, 1)]
 
-        # the first move on node 1 (the players' node): node 0, with no client of the
-        # game, hands it over, and node 1 judges it from then on
+        # the players' sockets opened on node 1: node 0, with no client of the game,
+        # hands it over, and node 1 judges it from then on (before anyone moved)
+        until(lambda: judge(redis, gid) == ids[nodes[1].port])
+        assert cluster_of(nodes[0])["handovers"] == 1
         players[0].send(json.dumps({"type": "move", "move": "r5c5", "state": 0, "id": 1}))
         assert receive(players[0], lambda m: m["type"] in ("ack", "error"))["type"] == "ack"
         assert judge(redis, gid) == ids[nodes[1].port]
+        assert cluster_of(nodes[1])["forwarded"] == 1  # asking for the game, not the move
 
         # node 2 with a spectator's socket asks for a move: node 1 has clients, it keeps it
         spectator = socket(sockets, nodes[2], gid)
@@ -105,12 +115,13 @@ def test_the_judge_moves_to_the_node_of_the_games_sockets(
         states = {json.dumps(game_on(node, gid)["view"], sort_keys=True) for node in nodes}
         assert len(states) == 1
 
-        # a timed game: handed over at its first move, its clock runs out at node 1,
+        # a timed game: handed over when its players' sockets open, its clock runs out at node 1,
         # which applies the flag once; every node shows it
         timed, timed_tokens = new_game(
             nodes[0], nodes[0], time_control={"initial_seconds": 3, "increment_seconds": 0}
         )
         watched = [socket(sockets, nodes[1], timed, timed_tokens[seat]) for seat in (0, 1)]
+        until(lambda: judge(redis, timed) == ids[nodes[1].port])
         watched[0].send(json.dumps({"type": "move", "move": "r1c1", "state": 0, "id": 1}))
         assert receive(watched[0], lambda m: m["type"] in ("ack", "error"))["type"] == "ack"
         assert judge(redis, timed) == ids[nodes[1].port]

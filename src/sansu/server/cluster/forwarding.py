@@ -33,6 +33,9 @@ ROUTED = (
     *("offer", "answer_offer", "offer_rematch", "decline_rematch"),
 )
 """The service's calls ``(game_id, who, *args)`` that change a game: run by its judge."""
+MEET = "meet"
+"""The call of a node where a player's socket opened: nothing but the judge's hand-over
+if it has no client of the game."""
 ELSEWHERE = "judged_elsewhere"
 """The error of a node asked to change a game that another node judges."""
 
@@ -184,6 +187,8 @@ class Forwarding:
             raise ApiError(503, ELSEWHERE, "the game is judged where its clients are")
         if not await self.take(game_id):
             raise ApiError(503, ELSEWHERE, "another node judges this game; try again")
+        if request["op"] == MEET:
+            return {"game": game_id, "seq": None}
         self.answered += 1
         args = list(request.get("args") or [])
         if request["op"] == "join":

@@ -32,7 +32,7 @@ from sqlalchemy import Connection, select, update
 from sansu.server.base import ApiError, Background, Fenced
 from sansu.server.base import games as games_table
 from sansu.server.cluster.fanout import Fanout
-from sansu.server.cluster.forwarding import ELSEWHERE, ROUTED, Forwarding
+from sansu.server.cluster.forwarding import ELSEWHERE, MEET, ROUTED, Forwarding
 from sansu.server.cluster.leases import LEASE_MS, RENEW_EVERY, Leases
 from sansu.server.cluster.news import apply_news, news_of
 from sansu.server.play import Event, GameService, LiveGame, games_needing_server
@@ -106,6 +106,22 @@ class Cluster(Forwarding):
         self.service.create = self.create
         self.service.get = self.get
         self.service.reports["cluster"] = self.report
+        self._add_socket = self.service.hub.add
+        self.service.hub.add = self._socket_opened  # type: ignore[method-assign]
+
+    def _socket_opened(self, live: LiveGame, connection: Any) -> None:
+        """A player's socket on a game judged elsewhere: ask the judge now for the game
+        (:meth:`hand_over`), so that the player's first move here is not forwarded."""
+        self._add_socket(live, connection)
+        if connection.seats and live.status == "active" and live.id not in self.held:
+            self.background.spawn(self._meet(live.id))
+
+    async def _meet(self, game_id: str) -> None:
+        async def judged_here() -> None:
+            return None
+
+        with contextlib.suppress(ApiError, RedisError):
+            await self._judged(game_id, judged_here, {"op": MEET, "g": game_id})
 
     def report(self) -> dict[str, Any]:
         """This node's part in ``/api/health``: its id and what it did since it started."""
