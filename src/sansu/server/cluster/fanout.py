@@ -32,6 +32,7 @@ import uuid
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+import orjson
 from redis.asyncio import Redis
 from redis.asyncio.client import PubSub
 from redis.exceptions import RedisError
@@ -51,6 +52,25 @@ CONFIRM_TIMEOUT = 2.0
 """Seconds to wait for Redis to confirm a subscription to a game's news."""
 
 
+def encode(message: dict[str, Any]) -> bytes:
+    """A message as JSON, by orjson (several times faster: a judge writes one a move);
+    what orjson refuses (a lone surrogate, an integer past 64 bits) is written by the
+    standard library, escaped to ASCII so that Redis takes it."""
+    try:
+        return orjson.dumps(message)
+    except TypeError:
+        return json.dumps(message, separators=(",", ":")).encode()
+
+
+def decode(raw: bytes | str) -> Any:
+    """A message read back: by orjson, or by the standard library for what only it reads
+    (an escaped lone surrogate)."""
+    try:
+        return orjson.loads(raw)
+    except orjson.JSONDecodeError:
+        return json.loads(raw)
+
+
 def node_channel(node: str) -> str:
     return f"sansu:node:{node}"
 
@@ -63,6 +83,7 @@ def news_channel(game_id: str) -> str:
 def game_of(channel: str) -> str | None:
     """The game whose news ``channel`` carries (``None``: not a news channel)."""
     return channel[len(NEWS) + 1 :] if channel.startswith(NEWS + ":") else None
+
 
 NewsHandler = Callable[[dict[str, Any]], None]
 RequestHandler = Callable[[dict[str, Any]], Awaitable[dict[str, Any]]]
@@ -85,7 +106,7 @@ class Fanout:
         self.on_request = on_request
         self.on_connect = on_connect
         self._waiting: dict[str, asyncio.Future[dict[str, Any]]] = {}
-        self._outbox: asyncio.Queue[tuple[str, str]] = asyncio.Queue()
+        self._outbox: asyncio.Queue[tuple[str, str | bytes]] = asyncio.Queue()
         self.background = Background()
         self.connected = asyncio.Event()
         self.published = 0
@@ -101,8 +122,7 @@ class Fanout:
 
     def announce(self, news: dict[str, Any]) -> None:
         """Tells every node the news of game ``news["g"]`` (see :mod:`game_news`)."""
-        message = json.dumps({**news, "node": self.node}, separators=(",", ":"))
-        self._outbox.put_nowait((news_channel(str(news["g"])), message))
+        self._outbox.put_nowait((news_channel(str(news["g"])), encode({**news, "node": self.node})))
 
     async def _publisher(self) -> None:
         """Publishes the queued messages in order, all that wait in one round trip."""
@@ -206,7 +226,7 @@ class Fanout:
                 confirmed.set_result(None)
             return
         try:
-            data = json.loads(message["data"])
+            data = decode(message["data"])
         except (ValueError, TypeError):
             log.warning("an unreadable cluster message was ignored")
             return
