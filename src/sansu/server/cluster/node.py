@@ -83,11 +83,11 @@ class Cluster(Forwarding):
         self.background = Background()
         self.takeovers = 0
         self.handovers = 0
+        """Games this node stopped judging for a node where their players are."""
         self.forwarded = 0
         """Calls this node sent to another node's game (each try)."""
         self.answered = 0
         """Calls of other nodes this node ran for its games."""
-        """Games this node stopped judging for a node where their players are."""
         self.applied = 0
         """News applied to a copy in memory."""
         self.reads = 0
@@ -260,9 +260,10 @@ class Cluster(Forwarding):
 
         The judge follows the players: behind a load balancer that sends every request
         of a game to one node (``deploy/nginx/upstream-cluster.conf`` hashes the game id),
-        the node that created a game hands it over at its first move, and no move of it
-        is forwarded after that. Only a node with clients of the game asks for it, and a
-        node with clients keeps it, so a game settles where its sockets are."""
+        the node that created a game hands it over when its players' sockets open on
+        their node (:meth:`_socket_opened`), and no move of it is forwarded. Only a node
+        with clients of the game asks for it, and a node with clients keeps it, so a game
+        settles where its sockets are."""
         live = self.rounds.games.get(game_id)
         if live is None or game_id not in self.held or self.service.hub.connections.get(game_id):
             return False
