@@ -81,7 +81,7 @@ def test_the_judge_moves_to_the_node_of_the_games_sockets(
         players[0].send(json.dumps({"type": "move", "move": "r5c5", "state": 0, "id": 1}))
         assert receive(players[0], lambda m: m["type"] in ("ack", "error"))["type"] == "ack"
         assert judge(redis, gid) == ids[nodes[1].port]
-        assert cluster_of(nodes[1])["forwarded"] == 1  # asking for the game, not the move
+        assert cluster_of(nodes[0])["answered"] == 0  # the move was not forwarded to it
 
         # node 2 with a spectator's socket asks for a move: node 1 has clients, it keeps it
         spectator = socket(sockets, nodes[2], gid)
