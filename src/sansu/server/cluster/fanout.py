@@ -121,7 +121,7 @@ class Fanout:
     # -- out -------------------------------------------------------------------------
 
     def announce(self, news: dict[str, Any]) -> None:
-        """Tells every node the news of game ``news["g"]`` (see :mod:`game_news`)."""
+        """Publishes the news of game ``news["g"]`` to the nodes that follow it (:mod:`.news`)."""
         self._outbox.put_nowait((news_channel(str(news["g"])), encode({**news, "node": self.node})))
 
     async def _publisher(self) -> None:
