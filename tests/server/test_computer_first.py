@@ -21,7 +21,8 @@ REPLIES = 5
 
 
 def longest_step() -> float:
-    """Seconds the largest analysis step takes here, now (after one to load the code)."""
+    """Seconds the largest analysis step takes here, now (after one to load the code): on
+    a machine slowed by other work, steps and replies are slowed alike."""
     request = StepRequest("uttt", {}, ("r5c5",), STEPS[1])
     analyse_step(StepRequest("uttt", {}, (), 100))
     start = time.monotonic()
@@ -101,5 +102,6 @@ def test_a_computer_replies_within_its_budget_plus_one_step_under_reviews_and_an
                 break
             replies.append(seconds)
         assert replies
+        step = max(step, longest_step())  # a step as long as the machine makes it now too
         bound = budget + 2 * step + 1.0
         assert max(replies) <= bound, (replies, f"budget {budget} s, a step {step:.2f} s")
