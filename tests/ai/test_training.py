@@ -176,6 +176,8 @@ def test_a_tiny_step_and_a_short_match_run_on_a_local_ray_instance(tmp_path) -> 
     import ray
 
     config = TrainConfig("uttt", seed=5, **TINY)
+    # One worker process: each one Ray starts loads the compiled kernels anew.
+    ray.init(num_cpus=1, include_dashboard=False, log_to_driver=False)
     try:
         with Mapper(1, ray="local") as remote:
             train(config, tmp_path / "ray", mapper=remote, say=lambda _: None)
