@@ -101,9 +101,18 @@ def first_to_move(players: list[Player]) -> Player:
 
 
 def resign(page: Any) -> None:
+    """Resigns the page's game and waits for its end, or for the page to have left it: a
+    page follows its player into the next pairing at once, so when an opponent is free
+    (a bot) it may be gone before the end was seen (waiting on there cost that game)."""
+    here = page.url
     page.once("dialog", lambda dialog: dialog.accept())
     press(page, "[data-action=resign]")
-    page.wait_for_selector("[data-testid=status].over", timeout=TURN_TIMEOUT_MS)
+    page.wait_for_function(
+        """here => location.href !== here
+            || document.querySelector('[data-testid=status].over') !== null""",
+        arg=here,
+        timeout=TURN_TIMEOUT_MS,
+    )
 
 
 def scores(base: str, tid: str) -> dict[str, dict[str, Any]]:
@@ -268,6 +277,7 @@ def played_with_a_bot(page: Any, server_url: str, tid: str, bot: str, name: str)
         me.play(legal_move(server_url, gid))
         me.wait_ply(2)
         resign(page)
+        assert api_get(server_url, f"/api/games/{gid}")["status"] == "finished"
         last = gid
     game_on(page, last)
     t = api_get(server_url, f"/api/tournaments/{tid}")
