@@ -19,7 +19,8 @@ passes 100 ms: the moves a second one node and three sustain, and their nodes'
 CPU per move at each step.
 
 Usage: ``python benchmarks/cluster_bench.py [--games 500] [--computer-games 20]
-[--seconds 30] [--rounds 3] [--think-ms 1000] [--ramp 6] [--route game|turn]``; the
+[--seconds 30] [--rounds 3] [--think-ms 1000] [--ramp 6] [--route game|turn]
+[--node-cpu SHARE]``; the
 defaults are the full load (500 games and 1,000 WebSocket clients per side), as
 ``./scripts/bench cluster`` runs it; ``--games 100 --computer-games 6 --seconds 12``
 is a quick look.
@@ -44,6 +45,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+from bench_processes import CpuQuota  # a sibling: benchmarks/
 
 HERE = Path(__file__).resolve().parent
 TARGET_MS = 100.0
@@ -92,7 +94,10 @@ def new_database(admin_url: str) -> str:
     return admin_url.rsplit("/", 1)[0] + "/" + name
 
 
-def start_node(db: str, log: Path, redis: str | None = None) -> tuple[subprocess.Popen[bytes], str]:
+def start_node(
+    db: str, log: Path, redis: str | None = None, quota: Any = None
+) -> tuple[subprocess.Popen[bytes], str]:
+    """A ``sansu serve`` node; inside ``quota`` (a :class:`bench_processes.CpuQuota`) if given."""
     port = sb.free_port()
     command = [sys.executable, "-m", "sansu", "serve", "--port", str(port), "--db", db]
     command += ["--log-level", "warning", "--computer-time-ms", "50"]
@@ -100,6 +105,8 @@ def start_node(db: str, log: Path, redis: str | None = None) -> tuple[subprocess
     command += ["--rate-limit-sockets", "none"]
     if redis:
         command += ["--redis", redis]
+    if quota is not None:
+        command = quota.wrap(command)
     with log.open("ab") as out:
         process = subprocess.Popen(command, stdout=out, stderr=out)
     url = f"http://127.0.0.1:{port}"
@@ -407,6 +414,15 @@ def main(argv: list[str] | None = None) -> None:
         " hashing the game id, as the shipped nginx upstream); turn: client i on node i mod 3",
     )
     parser.add_argument(
+        "--node-cpu",
+        type=float,
+        default=None,
+        metavar="SHARE",
+        help="hold each node (the single one and each of the three) to this share of one core"
+        " (a Linux control group; root): nodes as machines of a fixed size, so that the"
+        " ramp shows what three carry against one on a machine with few cores",
+    )
+    parser.add_argument(
         "--ramp",
         type=int,
         default=6,
@@ -426,14 +442,22 @@ def main(argv: list[str] | None = None) -> None:
         )
         redis = script("redis-for-tests", "start", env=env)
         processes: list[subprocess.Popen[bytes]] = []
+        quotas = []
+        if args.node_cpu is not None:
+            tag = uuid.uuid4().hex[:8]
+            quotas = [CpuQuota(f"sansu-bench-{tag}-{i}", args.node_cpu) for i in range(4)]
         try:
             single_db = new_database(admin)
-            single, single_url = start_node(single_db, Path(tmp) / "single.log")
+            single, single_url = start_node(
+                single_db, Path(tmp) / "single.log", quota=quotas[0] if quotas else None
+            )
             processes.append(single)
             shared = new_database(admin)
             cluster_urls = []
             for i in range(3):  # one at a time: the first one migrates the schema
-                node, url = start_node(shared, Path(tmp) / f"node{i}.log", redis)
+                node, url = start_node(
+                    shared, Path(tmp) / f"node{i}.log", redis, quotas[i + 1] if quotas else None
+                )
                 processes.append(node)
                 cluster_urls.append(url)
             print(
@@ -441,6 +465,7 @@ def main(argv: list[str] | None = None) -> None:
                 f" computer per side, {args.seconds:.0f} s measured per side in {args.rounds}"
                 f" interleaved rounds, {args.think_ms:.0f} ms mean pause, the cluster's"
                 f" sockets routed by {args.route}"
+                + (f", each node held to {args.node_cpu:g} of a core" if quotas else "")
             )
             meters = {
                 "one": Meter(single_db, [single.pid]),
@@ -458,6 +483,8 @@ def main(argv: list[str] | None = None) -> None:
                     process.wait(timeout=15)
                 except subprocess.TimeoutExpired:
                     process.kill()
+            for quota in quotas:
+                quota.remove()
             script("redis-for-tests", "stop", env=env)
             if own_pg:
                 script("postgres-for-tests", "stop", env=env)
