@@ -165,14 +165,14 @@ class CpuQuota:
     def remove(self) -> None:
         """Removes the group once its processes have ended (those left after 10 s killed)."""
         procs = self.path / "cgroup.procs"
-        end = time.monotonic() + 10
-        while procs.exists() and procs.read_text().split():
-            if time.monotonic() > end:
+        end, killed = time.monotonic() + 10, False
+        while procs.exists() and procs.read_text().split() and time.monotonic() < end:
+            time.sleep(0.1)
+            if time.monotonic() >= end and not killed:
                 for pid in procs.read_text().split():
                     with contextlib.suppress(ProcessLookupError):
                         os.kill(int(pid), signal.SIGKILL)
-                end = time.monotonic() + 10
-            time.sleep(0.1)
+                end, killed = time.monotonic() + 5, True
         try:
             self.path.rmdir()
         except OSError as e:

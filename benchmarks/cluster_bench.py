@@ -95,9 +95,9 @@ def new_database(admin_url: str) -> str:
 
 
 def start_node(
-    db: str, log: Path, redis: str | None = None, quota: Any = None
+    db: str, log: Path, redis: str | None = None, quota: CpuQuota | None = None
 ) -> tuple[subprocess.Popen[bytes], str]:
-    """A ``sansu serve`` node; inside ``quota`` (a :class:`bench_processes.CpuQuota`) if given."""
+    """A ``sansu serve`` node, held to ``quota``'s share of a core if given."""
     port = sb.free_port()
     command = [sys.executable, "-m", "sansu", "serve", "--port", str(port), "--db", db]
     command += ["--log-level", "warning", "--computer-time-ms", "50"]
@@ -442,7 +442,7 @@ def main(argv: list[str] | None = None) -> None:
         )
         redis = script("redis-for-tests", "start", env=env)
         processes: list[subprocess.Popen[bytes]] = []
-        quotas = []
+        quotas: list[CpuQuota] = []
         if args.node_cpu is not None:
             tag = uuid.uuid4().hex[:8]
             quotas = [CpuQuota(f"sansu-bench-{tag}-{i}", args.node_cpu) for i in range(4)]
