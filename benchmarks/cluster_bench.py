@@ -430,6 +430,8 @@ def main(argv: list[str] | None = None) -> None:
         " 100 ms on each side; 0: none",
     )
     args = parser.parse_args(argv if argv is not None else [])
+    if args.node_cpu is not None and not 0 < args.node_cpu <= 64:
+        parser.error(f"--node-cpu must be above 0 and at most 64 (cores), not {args.node_cpu:g}")
     enough_files()
     with tempfile.TemporaryDirectory() as tmp:
         os.chmod(tmp, 0o755)  # as root, PostgreSQL runs as its own user: it must reach its state
