@@ -4,11 +4,12 @@ than a phone. Every page met here also passes axe-core with no violation."""
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 import pytest
 
+from sansu.sudoku.grid import PEERS
+from sansu.sudoku.trainer import parse_cell
 from tests.web.accessibility import violations
 from tests.web.helpers import STATIC_PAGES, Player, open_page
 
@@ -136,13 +137,9 @@ def test_join_and_watch_pages_fit_and_pass_axe(browser: Any, server_url: str) ->
 
 def free_of(move: str, cells: list[str]) -> str:
     """The first of ``cells`` sharing no row, column or box with ``move``'s cell."""
-    found = re.match(r"r(\d)c(\d)", move)
-    assert found, move
-    row, col = int(found[1]), int(found[2])
-    box = ((row - 1) // 3, (col - 1) // 3)
+    taken = parse_cell(move.partition("=")[0])
     for cell in cells:
-        r, c = int(cell[1]), int(cell[3])
-        if r != row and c != col and ((r - 1) // 3, (c - 1) // 3) != box:
+        if parse_cell(cell) != taken and parse_cell(cell) not in PEERS[taken]:
             return cell
     raise AssertionError(f"no cell of {cells} is clear of {move}")
 
