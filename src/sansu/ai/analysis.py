@@ -67,6 +67,8 @@ class Analysis:
     candidates: tuple[Candidate, ...] = ()
     """The most searched root moves, best first."""
     level: str = ""
+    book: bool = False
+    """Whether the move came from the level's opening book (:mod:`sansu.ai.book`), unsearched."""
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -78,4 +80,5 @@ class Analysis:
             "proven": self.proven,
             "candidates": [c.to_dict() for c in self.candidates],
             "level": self.level,
+            "book": self.book,
         }

@@ -58,6 +58,9 @@ class Level:
     of the moves as PUCT's priors (0: none; see :class:`~sansu.ai.compiled.CompiledSearch`)."""
     fpu: float = 0.0
     """With ``prior``: how far below its parent's mean an unvisited move is taken to be."""
+    book: bool = False
+    """Play the shipped opening book's move while the position is in it (compiled games; see
+    :mod:`sansu.ai.book`)."""
     endgame: int = 0
     """Ultimate Tic-Tac-Toe: solve a position exactly first when its open sections have at
     most this many empty cells (0: never; see :mod:`sansu.ai.endgame`)."""

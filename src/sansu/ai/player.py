@@ -4,7 +4,8 @@ The player picks the search (a compiled kernel where the game has one, else
 the generic search through the protocol), turns the level into a budget,
 and turns what the search found into one move. Two things every level
 does before searching: play the only move when there is one, and take a
-win in one when there is one.
+win in one when there is one. A level with an opening book then plays the
+book's move while the position is in it (:mod:`sansu.ai.book`).
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from __future__ import annotations
 import gc
 import random
 import time
+from dataclasses import replace
 from typing import Any
 
 from sansu.ai.analysis import Analysis, Candidate, RootStats
@@ -161,6 +163,13 @@ class ComputerPlayer:
         if quick is not None:
             move, reward, why = quick
             return self._analysis(start, move, reward, [str(move)], 0, why, ())
+        entry = self._book_entry(state)
+        if entry is not None:
+            move = state.game.parse_move(entry.move)
+            return replace(
+                self._analysis(start, move, (entry.value + 1) / 2, [entry.move], 0, None, ()),
+                book=True,
+            )
 
         budget = None
         if time_ms is not None:
@@ -206,6 +215,15 @@ class ComputerPlayer:
             if result is not None and not result.draw and result.winners == (mover,):
                 return move, 1.0, "win"
         return None
+
+    def _book_entry(self, state: State) -> Any:
+        """The opening book's entry for ``state`` if this level plays from a book."""
+        if not self.settings.book or self.generic:
+            return None
+        from sansu.ai.book import shipped_book
+
+        book = shipped_book(self.game.id)
+        return None if book is None else book.probe(state)
 
     def _pick(self, candidates: list[Candidate], rng: random.Random) -> Candidate:
         best = candidates[0]
