@@ -31,7 +31,7 @@ LONG_FIRST = (
     "tests/sudoku/test_rater_hodoku.py",
     "tests/server/test_backups.py",
 )
-"""Modules with tests of 15 s and more: started first, so that on two workers the short
+"""Modules with tests of 15 s and more: started first, so that on a few workers the short
 tests fill in beside them instead of one worker finishing a long test alone at the end.
 Browser tests stay last, where they were: Playwright's synchronous API keeps its event
 loop marked as running in the worker's thread once a browser started, so a later test's
