@@ -14,11 +14,14 @@ import gc
 import random
 import time
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sansu.ai.analysis import Analysis, Candidate, RootStats
 from sansu.ai.levels import Level
 from sansu.core.protocol import Game, Move, State
+
+if TYPE_CHECKING:
+    from sansu.ai.book import Entry
 
 SAFETY_MS = 4.0
 """Kept back from a timed search for choosing the move and answering."""
@@ -216,7 +219,7 @@ class ComputerPlayer:
                 return move, 1.0, "win"
         return None
 
-    def _book_entry(self, state: State) -> Any:
+    def _book_entry(self, state: State) -> Entry | None:
         """The opening book's entry for ``state`` if this level plays from a book."""
         if not self.settings.book or self.generic:
             return None
