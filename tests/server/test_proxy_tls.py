@@ -25,6 +25,7 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -198,6 +199,20 @@ def client_from(address: str, base: str, proxy: Proxy) -> httpx.Client:
     return httpx.Client(base_url=base, transport=transport, timeout=60)
 
 
+@contextlib.contextmanager
+def socket_through(proxy: Proxy, server: Server, url: str, **options: Any) -> Iterator[Any]:
+    """``connect(url, **options)``; a handshake that times out fails with the tails of
+    nginx's and the server's logs (did the request reach the server, was it accepted?)."""
+    try:
+        ws = connect(url, **options)
+    except TimeoutError as error:
+        logs = {"nginx": proxy.cert.parent / "error.log", "server": server.log}
+        shown = "\n".join(f"--- {name}:\n{path.read_text()[-3000:]}" for name, path in logs.items())
+        raise AssertionError(f"no WebSocket handshake through nginx: {error}\n{shown}") from error
+    with ws:
+        yield ws
+
+
 def create(c: httpx.Client, **headers: str) -> httpx.Response:
     return c.post("/api/games", json={"game": "uttt", "private": True}, headers=headers)
 
@@ -243,14 +258,18 @@ def test_behind_nginx_over_https_clients_are_themselves_cookies_secure_and_socke
         wss = f"wss://{site}/api/games/{gid}/ws"
         tls = {"ssl": trusting(proxy), "open_timeout": 60}
         token = ["sansu", f"token.{game.json()['token']}"]
-        with connect(wss, subprotocols=token, source_address=(B, 0), **tls) as ws:
+        with socket_through(
+            proxy, server, wss, subprotocols=token, source_address=(B, 0), **tls
+        ) as ws:
             assert ws.response is not None
             socket_id = ws.response.headers["x-request-id"]
             ws.send(json.dumps({"type": "move", "move": "r5c5", "state": 0}))
             assert answer(ws)["type"] == "ack"
         reply = legal(c.get(f"/api/games/{gid}").json())[0]
         cookie = {"Cookie": f"sansu_session={c.cookies['sansu_session']}"}
-        with connect(
+        with socket_through(
+            proxy,
+            server,
             wss,
             subprotocols=["sansu"],
             origin=f"https://{site}",  # type: ignore[arg-type]

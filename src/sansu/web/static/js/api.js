@@ -181,8 +181,19 @@ export const api = {
     `/api/analysis/${enc(id)}/hint${cell ? `?cell=${enc(cell)}` : ''}`),
 };
 
+// A socket's liveness: a handshake not done within OPEN_WITHIN is abandoned and tried
+// again (a proxy or server that never answers would otherwise leave the page silent); a
+// socket quiet for PING_AFTER is pinged, and one that leaves the ping unanswered for
+// PONG_WITHIN is taken for dead (a laptop that slept, a network that changed) and
+// replaced. Timers are checked every CHECK_EVERY; a background tab's throttled timers only
+// ping later, never drop a socket that answers.
+const OPEN_WITHIN = 10000;
+const PING_AFTER = 15000;
+const PONG_WITHIN = 10000;
+const CHECK_EVERY = 2500;
+
 /**
- * The live connection to one game. Reconnects with backoff when dropped and
+ * The live connection to one game. Reconnects with backoff when dropped or found dead and
  * calls `onEvent` for every message; `onStatus('open'|'closed')` on changes.
  */
 export class Live {
@@ -195,6 +206,7 @@ export class Live {
     this.closed = false;
     this.tries = 0;
     this.queue = [];
+    this.checker = setInterval(() => this.check(), CHECK_EVERY);
     this.connect();
   }
 
@@ -209,23 +221,52 @@ export class Live {
     const protocols = this.token ? ['sansu', `token.${this.token}`] : ['sansu'];
     const ws = new WebSocket(`${proto}://${location.host}/api/games/${enc(this.id)}/ws${qs}`, protocols);
     this.ws = ws;
+    this.started = Date.now();
+    this.pingedAt = null;
     ws.onopen = () => {
       this.tries = 0;
+      this.heard = Date.now();
       this.onStatus('open');
       for (const msg of this.queue.splice(0)) ws.send(JSON.stringify(msg));
     };
     ws.onmessage = (e) => {
+      this.heard = Date.now();
+      this.pingedAt = null;
       let data;
       try { data = JSON.parse(e.data); } catch { return; }
+      if (data.type === 'pong' && data.id === 'alive') return;
       this.onEvent(data);
     };
-    ws.onclose = () => {
-      if (this.closed) return;
-      this.onStatus('closed');
-      const wait = Math.min(8000, 300 * 2 ** this.tries++);
-      this.timer = setTimeout(() => this.connect(), wait);
-    };
+    ws.onclose = () => this.dropped(ws);
     ws.onerror = () => ws.close();
+  }
+
+  /** Abandons the socket ``ws`` (if still the current one) and tries again after a backoff. */
+  dropped(ws) {
+    if (this.closed || ws !== this.ws) return;
+    ws.onopen = ws.onmessage = ws.onclose = ws.onerror = null;
+    try { ws.close(); } catch { /* already gone */ }
+    this.ws = null;
+    this.onStatus('closed');
+    const wait = Math.min(8000, 300 * 2 ** this.tries++);
+    this.timer = setTimeout(() => this.connect(), wait);
+  }
+
+  /** The liveness checks: a handshake too slow, a ping due, a ping unanswered. */
+  check() {
+    const ws = this.ws;
+    if (this.closed || !ws) return;
+    const now = Date.now();
+    if (ws.readyState === WebSocket.CONNECTING) {
+      if (now - this.started > OPEN_WITHIN) this.dropped(ws);
+    } else if (ws.readyState === WebSocket.OPEN) {
+      if (this.pingedAt !== null) {
+        if (now - this.pingedAt > PONG_WITHIN) this.dropped(ws);
+      } else if (now - this.heard > PING_AFTER) {
+        this.pingedAt = now;
+        ws.send(JSON.stringify({type: 'ping', id: 'alive'}));
+      }
+    }
   }
 
   send(msg) {
@@ -236,6 +277,7 @@ export class Live {
   close() {
     this.closed = true;
     clearTimeout(this.timer);
+    clearInterval(this.checker);
     try { this.ws?.close(); } catch { /* already gone */ }
   }
 }
