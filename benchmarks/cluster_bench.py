@@ -234,7 +234,7 @@ class Meter:
         cpu, xacts, fetched, moves = (b - a for a, b in zip(self.first, self.last, strict=True))
         moves = max(moves, 1.0)
         return (
-            f"| {name} | {moves:.0f} | {1000 * cpu / moves:.1f} ms | {xacts / moves:.1f}"
+            f"| {name} | {moves:.0f} | {1000 * cpu / moves:.2f} ms | {xacts / moves:.1f}"
             f" | {fetched / moves:.1f} |"
         )
 
@@ -299,7 +299,8 @@ async def measure(
                 line += (
                     f"; calls forwarded {node['forwarded']}, answered {node['answered']};"
                     f" games handed over {node['handovers']}, taken {node['takeovers']};"
-                    f" news applied {node['news_applied']}; store reads {node['store_reads']}"
+                    f" news applied {node['news_applied']}, not sent (nobody listening)"
+                    f" {node.get('news_skipped', '?')}; store reads {node['store_reads']}"
                 )
             inside.append(line)
     print(f"  load average (1 min) during the rounds: {min(loads):.1f}–{max(loads):.1f}")

@@ -10,7 +10,11 @@ Two kinds travel:
   clients are all on games it judges reads no news at all. The events are
   committed and numbered in the database first, so a news lost (Redis
   restarting) or repeated can neither skip nor repeat an event for a client:
-  a node that sees a gap in the numbers reads the store.
+  a node that sees a gap in the numbers reads the store. A judge whose last news
+  of a game reached no node sends none of its next ones (usually nobody follows:
+  the judge is where the game's players are); once a second it asks Redis whether
+  a node listens now (:meth:`Fanout.probe`), and if one does, sends news again. The
+  listener reads what it missed from the store, as it does for a news lost.
 - **requests** to a judging node (``sansu:node:ID``) and their replies: a
   move, a resignation or a join made on a node that does not judge the game.
 
@@ -110,6 +114,10 @@ class Fanout:
         self.background = Background()
         self.connected = asyncio.Event()
         self.published = 0
+        self.skipped = 0
+        """News not sent: nobody listened to the game's last one."""
+        self.quiet: set[str] = set()
+        """The games whose last news reached no node: their news are not sent."""
         self.batches = 0
         self.received = 0
         """News received (of the games this node follows)."""
@@ -121,8 +129,31 @@ class Fanout:
     # -- out -------------------------------------------------------------------------
 
     def announce(self, news: dict[str, Any]) -> None:
-        """Publishes the news of game ``news["g"]`` to the nodes that follow it (:mod:`.news`)."""
-        self._outbox.put_nowait((news_channel(str(news["g"])), encode({**news, "node": self.node})))
+        """Publishes the news of game ``news["g"]`` to the nodes that follow it (:mod:`.news`),
+        unless its last news reached none (then the news is skipped: :meth:`probe`)."""
+        game_id = str(news["g"])
+        if game_id in self.quiet:
+            self.skipped += 1
+            return
+        self._outbox.put_nowait((news_channel(game_id), encode({**news, "node": self.node})))
+
+    def heard(self, game_id: str) -> None:
+        """A node asked about ``game_id``, so it follows it: news go out again at once."""
+        self.quiet.discard(game_id)
+
+    async def probe(self, judged: set[str]) -> None:
+        """The quiet games still ``judged`` here that a node listens to now get news again
+        (one round trip to Redis for them all). What the listener missed meanwhile it
+        reads from the store, as for a news lost: once a second for a game a client of
+        its watches, at once for one asked for."""
+        self.quiet &= judged
+        games = list(self.quiet)
+        if not games:
+            return
+        counts = await self.redis.pubsub_numsub(*(news_channel(g) for g in games))
+        for game_id, (_channel, listeners) in zip(games, counts, strict=True):
+            if listeners:
+                self.quiet.discard(game_id)
 
     async def _publisher(self) -> None:
         """Publishes the queued messages in order, all that wait in one round trip."""
@@ -134,8 +165,12 @@ class Fanout:
                 async with self.redis.pipeline(transaction=False) as pipe:
                     for channel, message in batch:
                         pipe.publish(channel, message)
-                    await pipe.execute()
+                    listeners = await pipe.execute()
                 self.published += len(batch)
+                for (channel, _), count in zip(batch, listeners, strict=True):
+                    game_id = game_of(channel)
+                    if game_id is not None and not count:
+                        self.quiet.add(game_id)
                 self.batches += 1
             except (RedisError, OSError) as error:  # the others fill the gap from the store
                 log.warning("cannot publish %d cluster messages: %s", len(batch), error)

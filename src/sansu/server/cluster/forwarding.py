@@ -183,6 +183,7 @@ class Forwarding:
     async def _request(self, request: dict[str, Any]) -> dict[str, Any]:
         """Answers another node's forwarded request, if this node judges the game."""
         game_id = str(request["g"])
+        self.fanout.heard(game_id)  # the asker keeps a copy: its news go out
         if await self._leaves_to_asker(game_id, request):
             raise ApiError(503, ELSEWHERE, "the game is judged where its clients are")
         if not await self.take(game_id):

@@ -134,6 +134,8 @@ class Cluster(Forwarding):
             "takeovers": self.takeovers,
             "following": len(self.fanout.following),
             "news_received": self.fanout.received,
+            "news_skipped": self.fanout.skipped,
+            "news_quiet": len(self.fanout.quiet),
             "news_applied": self.applied,
             "store_reads": self.reads,
         }
@@ -434,6 +436,7 @@ class Cluster(Forwarding):
                     self._drop(game_id)
                 await self._sweep()
                 await self._check_copies()
+                await self.fanout.probe(self.held)
             except (RedisError, OSError) as error:
                 log.warning("cannot renew the leases: %s", error)
             except Exception:
