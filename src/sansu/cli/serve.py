@@ -302,6 +302,10 @@ def run(args: argparse.Namespace) -> int:
     # Fewer, larger garbage collections: a full pass over every live game's objects
     # otherwise stalls all games for tens of milliseconds several times a second.
     gc.set_threshold(50_000, 20, 20)
+    # What was loaded to get here (modules, compiled code's tables, the app) lives as long as
+    # the process: frozen out of the collector, a full collection walks the games' objects only.
+    gc.collect()
+    gc.freeze()
     config = uvicorn.Config(
         app,
         host=args.host,
