@@ -22,6 +22,7 @@ import ssl
 import subprocess
 import sys
 import time
+import warnings
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -201,14 +202,20 @@ def client_from(address: str, base: str, proxy: Proxy) -> httpx.Client:
 
 @contextlib.contextmanager
 def socket_through(proxy: Proxy, server: Server, url: str, **options: Any) -> Iterator[Any]:
-    """``connect(url, **options)``; a handshake that times out fails with the tails of
-    nginx's and the server's logs (did the request reach the server, was it accepted?)."""
-    try:
-        ws = connect(url, **options)
-    except TimeoutError as error:
-        logs = {"nginx": proxy.cert.parent / "error.log", "server": server.log}
-        shown = "\n".join(f"--- {name}:\n{path.read_text()[-3000:]}" for name, path in logs.items())
-        raise AssertionError(f"no WebSocket handshake through nginx: {error}\n{shown}") from error
+    """``connect(url, **options)``, tried again once if its handshake times out, as the web
+    app's own client does (``Live`` in ``js/api.js``); the timeout is reported as a warning
+    with the tails of nginx's and the server's logs, and a second one fails the test."""
+    for attempt in (1, 2):
+        try:
+            ws = connect(url, **options)
+            break
+        except TimeoutError as error:
+            logs = {"nginx": proxy.cert.parent / "error.log", "server": server.log}
+            shown = "\n".join(f"--- {name}:\n{p.read_text()[-3000:]}" for name, p in logs.items())
+            said = f"no WebSocket handshake through nginx: {error}\n{shown}"
+            if attempt == 2:
+                raise AssertionError(said) from error
+            warnings.warn(f"{said}\n(tried again)", stacklevel=3)
     with ws:
         yield ws
 
@@ -256,7 +263,7 @@ def test_behind_nginx_over_https_clients_are_themselves_cookies_secure_and_socke
         assert joined.status_code == 200, joined.text
         site = f"127.0.0.1:{proxy.https.rsplit(':', 1)[1]}"
         wss = f"wss://{site}/api/games/{gid}/ws"
-        tls = {"ssl": trusting(proxy), "open_timeout": 60}
+        tls = {"ssl": trusting(proxy), "open_timeout": 20}
         token = ["sansu", f"token.{game.json()['token']}"]
         with socket_through(
             proxy, server, wss, subprotocols=token, source_address=(B, 0), **tls
