@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import re
 import time
+from collections.abc import Callable
 from typing import Any
 
 from tests.web.helpers import Player
@@ -16,6 +17,14 @@ from tests.web.test_online import new_page
 GAME_SOCKET = re.compile(r".*/api/games/\w+/ws(\?.*)?$")
 PING_AFTER_MS = 15_000
 PONG_WITHIN_MS = 10_000
+
+
+def soon(page: Any, condition: Callable[[], Any], failure: str) -> None:
+    """Waits until ``condition()`` holds, letting Playwright deliver the page's events."""
+    deadline = time.monotonic() + 30
+    while not condition():
+        assert time.monotonic() < deadline, failure
+        page.wait_for_timeout(50)
 
 
 def test_a_silent_socket_is_pinged_then_replaced_and_the_missed_move_arrives(
@@ -42,6 +51,7 @@ def test_a_silent_socket_is_pinged_then_replaced_and_the_missed_move_arrives(
         pb.wait_for_url(re.compile(rf"#/play/{game_id}$"))
         b = Player(pb, server_url)
         pb.wait_for_selector("[data-testid=status] span")
+        soon(pb, lambda: opened, "O's page opened no socket")
         assert len(opened) == 1
 
         a.play("r5c5")
@@ -49,10 +59,7 @@ def test_a_silent_socket_is_pinged_then_replaced_and_the_missed_move_arrives(
         assert b.shown_ply() == 0  # O's socket brought nothing
 
         pb.clock.fast_forward(PING_AFTER_MS + 1_000)  # quiet that long: O's page pings
-        deadline = time.monotonic() + 30
-        while not sent_to_dead:
-            assert time.monotonic() < deadline, "no ping on the silent socket"
-            pb.wait_for_timeout(50)
+        soon(pb, lambda: sent_to_dead, "no ping on the silent socket")
         assert [json.loads(m)["type"] for m in sent_to_dead] == ["ping"]
         assert len(opened) == 1  # not yet dropped: the answer may still come
 
