@@ -128,14 +128,17 @@ class Fanout:
 
     # -- out -------------------------------------------------------------------------
 
-    def announce(self, news: dict[str, Any]) -> None:
-        """Publishes the news of game ``news["g"]`` to the nodes that follow it (:mod:`.news`),
-        unless its last news reached none (then the news is skipped: :meth:`probe`)."""
-        game_id = str(news["g"])
+    def unheard(self, game_id: str) -> bool:
+        """True (and the news counted as skipped) when ``game_id``'s last news reached no
+        node: its judge then neither builds nor sends the next one (:meth:`probe`)."""
         if game_id in self.quiet:
             self.skipped += 1
-            return
-        self._outbox.put_nowait((news_channel(game_id), encode({**news, "node": self.node})))
+            return True
+        return False
+
+    def announce(self, news: dict[str, Any]) -> None:
+        """Publishes the news of game ``news["g"]`` to the nodes that follow it (:mod:`.news`)."""
+        self._outbox.put_nowait((news_channel(str(news["g"])), encode({**news, "node": self.node})))
 
     def heard(self, game_id: str) -> None:
         """A node asked about ``game_id``, so it follows it: news go out again at once."""

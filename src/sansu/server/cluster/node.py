@@ -187,7 +187,8 @@ class Cluster(Forwarding):
         return check
 
     def committed(self, live: LiveGame, events: list[Event]) -> None:
-        self.fanout.announce(news_of(live, events))
+        if not self.fanout.unheard(live.id):
+            self.fanout.announce(news_of(live, events))
 
     async def loading(self, game_id: str) -> None:
         """A copy of a game judged elsewhere follows its news from before it is read."""
