@@ -12,8 +12,10 @@ connections per game that take every message the hub sends them, and prints:
 - the floor, measured in the same run: the same moves on the bare engine (``play``,
   then the spectators' view as JSON), and the server's ratio to it.
 
-Usage: ``python benchmarks/move_path_bench.py [--moves 4000] [--db-dir DIR]``
-(``DIR`` on a real disk counts the fsync's CPU; on ``/dev/shm`` it does not).
+Usage: ``python benchmarks/move_path_bench.py [--moves 4000] [--db-dir DIR | --db URL]``
+(``DIR`` on a real disk counts the fsync's CPU; on ``/dev/shm`` it does not; ``URL`` a
+PostgreSQL server, on which each run gets a database of its own, as a cluster's nodes
+write: its own CPU is not counted, only the server process's).
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ import random
 import sys
 import tempfile
 import time
+import uuid
 from pathlib import Path
 from typing import Any
 
@@ -32,6 +35,7 @@ import sansu
 from sansu.core import protocol
 from sansu.server.app.create import create_app
 from sansu.server.base import store as store_module
+from sansu.server.base.store import normalise_url
 from sansu.server.play.hub import Connection
 from sansu.server.play.live import dumps
 
@@ -73,9 +77,9 @@ async def new_game(service: Any, game_id: str) -> list[Any]:
     return [live.id, {0: first, 1: second}]
 
 
-async def drive(db: Path, moves: int, at_once: int, seed: int) -> dict[str, float]:
+async def drive(db: str, moves: int, at_once: int, seed: int) -> dict[str, float]:
     spent: dict[str, float] = {}
-    app = create_app(str(db), computer_workers=0, warm_up=False)
+    app = create_app(db, computer_workers=0, warm_up=False)
     async with app.router.lifespan_context(app):
         service = app.state.service
         rng = random.Random(seed)
@@ -108,6 +112,18 @@ async def drive(db: Path, moves: int, at_once: int, seed: int) -> dict[str, floa
     return spent
 
 
+def new_database(server_url: str) -> str:
+    """A fresh database on the PostgreSQL server of ``server_url``: its URL."""
+    import sqlalchemy as sa
+
+    name = f"sansu_path_{uuid.uuid4().hex[:8]}"
+    engine = sa.create_engine(normalise_url(server_url), isolation_level="AUTOCOMMIT")
+    with engine.connect() as c:
+        c.execute(sa.text(f'CREATE DATABASE "{name}"'))
+    engine.dispose()
+    return server_url.rsplit("/", 1)[0] + "/" + name
+
+
 def engine_floor(moves: int, seed: int) -> float:
     """CPU per move of the bare engines: play, then the spectators' view as JSON."""
     rng = random.Random(seed)
@@ -131,6 +147,7 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--moves", type=int, default=4000)
     parser.add_argument("--db-dir", default=None, help="where the SQLite file goes")
+    parser.add_argument("--db", default=None, help="a PostgreSQL server's URL instead")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args(argv if argv is not None else [])
     spent: dict[str, float] = {}
@@ -142,7 +159,8 @@ def main(argv: list[str] | None = None) -> None:
     for at_once in (1, 30):
         spent.clear()
         with tempfile.TemporaryDirectory(dir=args.db_dir, prefix="sansu-path-") as tmp:
-            got = asyncio.run(drive(Path(tmp) / "path.db", args.moves, at_once, args.seed))
+            db = new_database(args.db) if args.db else str(Path(tmp) / "path.db")
+            got = asyncio.run(drive(db, args.moves, at_once, args.seed))
         moves = got["moves"]
         per = {k: 1000 * spent.get(k, 0.0) / moves for k in ("statements", "views")}
         cpu = 1000 * got["cpu"] / moves

@@ -179,6 +179,16 @@ def postgres_server() -> str:
 @pytest.fixture
 def postgres_url(postgres_server: str) -> Iterator[str]:
     """A fresh, empty database on the test server, dropped afterwards."""
+    yield from fresh_postgres(postgres_server)
+
+
+@pytest.fixture
+def second_postgres_url(postgres_server: str) -> Iterator[str]:
+    """Another one, for a test that compares two databases."""
+    yield from fresh_postgres(postgres_server)
+
+
+def fresh_postgres(postgres_server: str) -> Iterator[str]:
     import sqlalchemy as sa
 
     name = f"sansu_test_{uuid.uuid4().hex[:12]}"

@@ -1,15 +1,19 @@
 """A batch's rows written on the driver's cursor are stored exactly as SQLAlchemy's own
-``execute`` stores them: the same values, the same JSON text, the same booleans."""
+``execute`` stores them: the same values, the same JSON text, the same booleans; on
+SQLite, and on PostgreSQL, where the statements go out in one pipeline."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sqlalchemy import Connection, Engine, bindparam, insert
-from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.dialects import sqlite
+from sqlalchemy.dialects.postgresql import psycopg, psycopg2
 
 from sansu.server.base import Rows, write_rows
 from sansu.server.base import events as events_table
@@ -18,12 +22,13 @@ from sansu.server.base import moves as moves_table
 from sansu.server.base.rows import prepare
 from sansu.server.base.store import make_engine, migrate
 
+chars = st.characters(blacklist_characters="\x00")  # PostgreSQL's text refuses NUL
 json_values = st.recursive(
-    st.none() | st.booleans() | st.integers(-(2**40), 2**40) | st.text(max_size=8),
-    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=4), inner),
+    st.none() | st.booleans() | st.integers(-(2**40), 2**40) | st.text(chars, max_size=8),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(chars, max_size=4), inner),
     max_leaves=8,
 )
-texts = st.text(min_size=1, max_size=12)
+texts = st.text(chars, min_size=1, max_size=12)
 floats = st.floats(allow_nan=False, allow_infinity=False, width=32)
 game_changes = st.fixed_dictionaries(
     {},
@@ -35,8 +40,8 @@ game_changes = st.fixed_dictionaries(
         "clock": st.none() | json_values,
         "deadline": st.none() | floats,
         "computer_to_move": st.booleans(),
-        "termination": st.none() | st.text(max_size=16),
-        "meta": st.dictionaries(st.text(max_size=4), json_values, max_size=3),
+        "termination": st.none() | st.text(chars, max_size=16),
+        "meta": st.dictionaries(st.text(chars, max_size=4), json_values, max_size=3),
     },
 )
 moves_made = st.lists(
@@ -46,13 +51,29 @@ moves_made = st.lists(
 )
 
 
-def engines(tmp: Path) -> tuple[Engine, Engine]:
-    made = []
-    for name in ("cursor", "execute"):
-        engine = make_engine(str(tmp / f"{name}.db"))
+@pytest.fixture(params=["sqlite", "postgresql"])
+def engines(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Callable[[], Any]]:
+    """Two migrated databases of one kind; calling the fixture's value empties them and
+    gives both engines (one example of the property each time)."""
+    if request.param == "sqlite":
+        urls = [str(tmp_path / f"{name}.db") for name in ("cursor", "execute")]
+    else:
+        urls = [request.getfixturevalue("postgres_url")]
+        urls.append(request.getfixturevalue("second_postgres_url"))
+    made = [make_engine(url) for url in urls]
+    for engine in made:
         migrate(engine)
-        made.append(engine)
-    return made[0], made[1]
+
+    def fresh() -> tuple[Engine, Engine]:
+        for engine in made:
+            with engine.begin() as c:
+                for table in ("events", "moves", "seats", "games"):
+                    c.exec_driver_sql(f"DELETE FROM {table}")
+        return made[0], made[1]
+
+    yield fresh
+    for engine in made:
+        engine.dispose()
 
 
 def by_execute(connection: Connection, jobs: list[Rows]) -> None:
@@ -92,9 +113,9 @@ def new_game(game_id: str) -> dict[str, Any]:
 )
 @given(changes=st.lists(game_changes, min_size=1, max_size=4), made=moves_made)
 def test_the_cursor_stores_what_execute_stores(
-    tmp_path_factory: Any, changes: list[dict[str, Any]], made: list[Any]
+    engines: Callable[[], Any], changes: list[dict[str, Any]], made: list[Any]
 ) -> None:
-    cursor_db, model_db = engines(tmp_path_factory.mktemp("rows"))
+    cursor_db, model_db = engines()
     games = [f"g{i}" for i in range(len(changes))]
     setup = Rows()
     for game_id in games:
@@ -125,15 +146,13 @@ def test_the_cursor_stores_what_execute_stores(
     with model_db.begin() as c:
         by_execute(c, [setup, *jobs])
     assert stored(cursor_db) == stored(model_db)
-    for engine in (cursor_db, model_db):
-        engine.dispose()
 
 
 def test_the_cursor_is_used_only_where_it_can_be() -> None:
-    """Positional SQLite statements take the cursor; Python-side defaults and named
-    parameters (psycopg) stay with ``execute``."""
-    lite = sqlite.dialect()
+    """Positional SQLite statements and psycopg's named ones take the cursor; Python-side
+    defaults and other drivers' parameter styles stay with ``execute``."""
     move_keys = ("game_id", "ply", "text", "seat", "at", "state")
-    assert prepare(insert(moves_table), lite, move_keys) is not None
-    assert prepare(insert(games_table), lite, tuple(new_game("g"))) is None
-    assert prepare(insert(moves_table), postgresql.dialect(), move_keys) is None
+    for dialect in (sqlite.dialect(), psycopg.dialect()):
+        assert prepare(insert(moves_table), dialect, move_keys) is not None
+        assert prepare(insert(games_table), dialect, tuple(new_game("g"))) is None
+    assert prepare(insert(moves_table), psycopg2.dialect(), move_keys) is None

@@ -9,10 +9,15 @@ column type's own bind processor, so the database receives exactly what
 0.14 ms per commit through ``execute``, mostly SQLAlchemy's per-execution
 bookkeeping, and take 0.08 ms on the cursor, SQLite's own work included
 (``benchmarks/move_path_bench.py``, one move per commit).
+
+On PostgreSQL (psycopg, named parameters) the rows go to the cursor the same
+way, and a batch's statements are sent in one pipeline: one round trip to the
+server for all of them instead of one each, the fences checked when it returns.
 """
 
 from __future__ import annotations
 
+import contextlib
 import functools
 from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple
@@ -83,63 +88,103 @@ def _fence_statement(table: Table, column: str) -> Any:
 
 
 class Prepared(NamedTuple):
-    """A statement compiled for one dialect: its SQL, and for each positional
-    parameter the row key it reads and the processor its value goes through."""
+    """A statement compiled for one dialect: its SQL, and for each parameter the row key
+    it reads and the processor its value goes through; ``named``: the parameters go to
+    the cursor as a mapping by key (psycopg's ``%(key)s``), else as a tuple in order."""
 
     sql: str
     keys: tuple[str, ...]
     processors: tuple[Callable[[Any], Any] | None, ...]
+    named: bool
 
 
 @functools.cache
 def prepare(statement: Any, dialect: Dialect, keys: tuple[str, ...]) -> Prepared | None:
     """``statement`` compiled for ``dialect`` with the row keys ``keys``, or ``None`` where
-    the driver's cursor cannot take it as is: named parameters (psycopg), or values
-    SQLAlchemy would fill in itself (Python-side column defaults)."""
+    the driver's cursor cannot take it as is: values SQLAlchemy would fill in itself
+    (Python-side column defaults), or a parameter style other than SQLite's positional
+    one and psycopg's named one."""
     compiled = statement.compile(dialect=dialect, column_keys=list(keys))
-    if not compiled.positional or compiled.insert_prefetch or compiled.update_prefetch:
+    if compiled.insert_prefetch or compiled.update_prefetch:
         return None
-    names = compiled.positiontup or []
-    binds = [compiled.binds[name] for name in names]
+    if compiled.positional:
+        binds = [compiled.binds[name] for name in compiled.positiontup or []]
+    elif dialect.paramstyle == "pyformat" and dialect.driver == "psycopg":
+        binds = list(compiled.binds.values())
+        if compiled.escaped_bind_names or any(b.key != name for name, b in compiled.binds.items()):
+            return None
+    else:
+        return None
     if any(bind.key not in keys for bind in binds):
         return None
     return Prepared(
         compiled.string,
         tuple(bind.key for bind in binds),
         tuple(bind.type.dialect_impl(dialect).bind_processor(dialect) for bind in binds),
+        not compiled.positional,
     )
 
 
-def execute_many(connection: Connection, statement: Any, params: Sequence[dict[str, Any]]) -> None:
-    """Runs ``statement`` once per row of ``params`` (all with the same keys)."""
+def execute_many(
+    connection: Connection, statement: Any, params: Sequence[dict[str, Any]], opened: list[Any]
+) -> Any:
+    """Runs ``statement`` once per row of ``params`` (all with the same keys); returns what
+    ran it, whose ``rowcount`` counts the rows it matched. A cursor it opens goes to
+    ``opened``, for the caller to close (in a pipeline, only once its results are in)."""
     prepared = prepare(statement, connection.dialect, tuple(params[0]))
     if prepared is None:
-        connection.execute(statement, list(params))
-        return
-    sql, keys, processors = prepared
+        return connection.execute(statement, list(params))
+    sql, keys, processors, named = prepared
     pairs = tuple(zip(keys, processors, strict=True))
-    values = [
-        tuple(row[key] if fn is None else fn(row[key]) for key, fn in pairs) for row in params
-    ]
+    values: list[Any]
+    if named:
+        values = [
+            {key: row[key] if fn is None else fn(row[key]) for key, fn in pairs} for row in params
+        ]
+    else:
+        values = [
+            tuple(row[key] if fn is None else fn(row[key]) for key, fn in pairs) for row in params
+        ]
     cursor = connection.connection.cursor()
-    try:
-        cursor.executemany(sql, values)
-    finally:
-        cursor.close()
+    opened.append(cursor)
+    cursor.executemany(sql, values)
+    return cursor
 
 
 def write_rows(connection: Connection, jobs: list[Rows]) -> None:
     """Writes the rows of ``jobs``: one statement per table and kind."""
-    inserts: dict[tuple[Table, tuple[str, ...]], list[dict[str, Any]]] = {}
-    updates: dict[tuple[Table, tuple[str, ...]], list[dict[str, Any]]] = {}
     fences: dict[tuple[Table, str], list[dict[str, Any]]] = {}
     for job in jobs:
         for table, key, column, seen, new in job.fences:
             fence = {"k_id": key, "k_seen": seen, "v_new": new}
             fences.setdefault((table, column), []).append(fence)
-    for (table, column), params in fences.items():  # needs the rows matched: SQLAlchemy's
-        if connection.execute(_fence_statement(table, column), params).rowcount != len(params):
-            raise Fenced(", ".join(str(p["k_id"]) for p in params))
+    opened: list[Any] = []
+    try:
+        with _pipeline(connection):
+            checks = [
+                (execute_many(connection, _fence_statement(table, column), params, opened), params)
+                for (table, column), params in fences.items()
+            ]
+            _write(connection, jobs, opened)
+        for done, params in checks:  # before the cursors close, which forgets their counts
+            if done.rowcount != len(params):
+                raise Fenced(", ".join(str(p["k_id"]) for p in params))
+    finally:
+        for cursor in opened:
+            cursor.close()
+
+
+def _pipeline(connection: Connection) -> contextlib.AbstractContextManager[Any]:
+    """psycopg's pipeline: the statements inside go out together, their results come back
+    when it ends (one round trip); elsewhere nothing."""
+    if connection.dialect.driver == "psycopg":
+        return connection.connection.driver_connection.pipeline()  # type: ignore[union-attr]
+    return contextlib.nullcontext()
+
+
+def _write(connection: Connection, jobs: list[Rows], opened: list[Any]) -> None:
+    inserts: dict[tuple[Table, tuple[str, ...]], list[dict[str, Any]]] = {}
+    updates: dict[tuple[Table, tuple[str, ...]], list[dict[str, Any]]] = {}
     for job in jobs:
         for table, row in job.inserts:
             inserts.setdefault((table, tuple(row)), []).append(row)
@@ -149,6 +194,6 @@ def write_rows(connection: Connection, jobs: list[Rows]) -> None:
             params["k_id"] = key
             updates.setdefault((table, names), []).append(params)
     for (table, _keys), table_rows in inserts.items():
-        execute_many(connection, _insert_statement(table), table_rows)
+        execute_many(connection, _insert_statement(table), table_rows, opened)
     for (table, names), params in updates.items():
-        execute_many(connection, _update_statement(table, names), params)
+        execute_many(connection, _update_statement(table, names), params, opened)

@@ -149,6 +149,9 @@ class Store:
         self._pending: list[_Job] = []
         self._flusher: asyncio.Task[None] | None = None
         self._connection: Connection | None = None
+        self._writer_connection: Connection | None = None
+        """The writer thread's own connection, kept between batches (a checkout from the
+        pool pings the server first: a round trip per commit)."""
         self._committer: ThreadPoolExecutor | None = None
         """Commits wait only for each other, never behind other threads' work."""
         self._checkpointing: asyncio.Task[None] | None = None
@@ -185,6 +188,9 @@ class Store:
             self._queue.put(None)
             self._thread.join(timeout=30)
             self._thread = None
+        if self._writer_connection is not None:
+            self._writer_connection.close()
+            self._writer_connection = None
         if self._connection is not None:
             self._connection.close()
             self._connection = None
@@ -333,8 +339,16 @@ class Store:
     def _run_batch(self, batch: list[_Job]) -> None:
         try:
             started = time.perf_counter()
-            with self.engine.begin() as connection:
-                self._run_jobs(connection, batch)
+            if self._writer_connection is None:
+                self._writer_connection = self.engine.connect()
+            connection = self._writer_connection
+            try:
+                with connection.begin():
+                    self._run_jobs(connection, batch)
+            except Exception:
+                if connection.invalidated or connection.closed:
+                    self._writer_connection = None
+                raise
             if self.on_commit is not None:
                 self.on_commit(time.perf_counter() - started)
         except Exception:
