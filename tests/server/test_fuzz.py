@@ -20,6 +20,7 @@ happens to be that large, 413 is a correct refusal too.
 
 from __future__ import annotations
 
+import importlib
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -33,6 +34,15 @@ from schemathesis.config import SchemathesisConfig
 from sansu.server import create_app
 from sansu.server.base.ratelimit import RateLimits
 
+# schemathesis imports some of its modules only when it first needs them; pytest rewrites
+# them as they are imported (schemathesis is a pytest plugin), and Python 3.11's parser
+# now and then failed that rewrite ("AST constructor recursion depth mismatch", CPython
+# issue 106905) when it ran beside the app's threads. Imported here, before any thread.
+for _module in (
+    "specs.openapi.schemas", "specs.openapi.object_authorization",
+    "generation.body_overrides", "generation.dictionaries", "wfc.escalation",
+):  # fmt: skip
+    importlib.import_module(f"schemathesis.{_module}")
 DB = Path(tempfile.mkdtemp(prefix="sansu-fuzz-")) / "sansu.db"
 APP = create_app(
     str(DB),
