@@ -35,7 +35,7 @@ from sansu.server.cluster.fanout import Fanout
 from sansu.server.cluster.forwarding import ELSEWHERE, MEET, ROUTED, Forwarding
 from sansu.server.cluster.leases import LEASE_MS, RENEW_EVERY, Leases
 from sansu.server.cluster.news import apply_news, news_of
-from sansu.server.play import Event, GameService, LiveGame, games_needing_server
+from sansu.server.play import Event, GameService, LiveGame, games_needing_server, stored_seq
 
 log = logging.getLogger("sansu.server")
 
@@ -290,6 +290,9 @@ class Cluster(Forwarding):
         game_id = live.id
         async with live.lock:
             since = live.seq
+            stored = await self.service.store.read(lambda c: stored_seq(c, game_id))
+            if stored is not None and stored <= since:
+                return  # nothing new: the game is not read and rebuilt
             self.reads += 1
             fresh = await asyncio.to_thread(self.rounds.load, game_id)
             if fresh.seq <= since:
@@ -451,3 +454,4 @@ class Cluster(Forwarding):
                     log.info("game %s: taken over by node %s", game_id, self.node)
             except ApiError as error:
                 log.warning("game %s: cannot take it over: %s", game_id, error.message)
+

@@ -37,6 +37,7 @@ from sansu.server.play.routes_offers import router as offers_router
 from sansu.server.play.seating import Seating
 from sansu.server.play.service import GameService, games_needing_server
 from sansu.server.play.socket import router as socket_router
+from sansu.server.play.stored import stored_seq
 from sansu.server.play.timekeeper import Timekeeper
 from sansu.server.play.views import catalog, game_json
 
@@ -85,5 +86,6 @@ __all__ = [
     "set_watchable",
     "socket_router",
     "standing",
+    "stored_seq",
     "watched",
 ]

@@ -40,6 +40,12 @@ def read_game(c: Connection, game_id: str) -> tuple[Any, list[Any], list[Any]]:
     return row, seat_rows, move_rows
 
 
+def stored_seq(c: Connection, game_id: str) -> int | None:
+    """The game's stored event number (``None``: no such game): one row, where reading
+    the game itself means its seats, its moves and replaying them."""
+    return c.execute(select(games_table.c.seq).where(games_table.c.id == game_id)).scalar()
+
+
 def live_game(row: Any, seat_rows: list[Any], move_rows: list[Any]) -> LiveGame:
     """The game in memory, from its rows: the moves replayed on a fresh engine state."""
     game = sansu.load_game(row.game, **row.options)
