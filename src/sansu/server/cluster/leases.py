@@ -30,6 +30,19 @@ if v == ARGV[1] then redis.call('PEXPIRE', KEYS[1], ARGV[2]) return 1 end
 if not v then redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2]) return 1 end
 return 0
 """
+# The same for every key given; answers the positions (from 1) of the keys refused.
+_RENEW = """
+local lost = {}
+for i, key in ipairs(KEYS) do
+  local v = redis.call('GET', key)
+  if v == ARGV[1] then redis.call('PEXPIRE', key, ARGV[2])
+  elseif not v then redis.call('SET', key, ARGV[1], 'PX', ARGV[2])
+  else lost[#lost + 1] = i end
+end
+return lost
+"""
+RENEW_AT_ONCE = 1000
+"""Leases renewed by one script call: a call holds Redis's one thread for its length."""
 _RELEASE = """
 if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
 return 0
@@ -48,6 +61,7 @@ class Leases:
         self.node = node
         self.lease_ms = lease_ms
         self._claim = redis.register_script(_CLAIM)
+        self._renew = redis.register_script(_RENEW)
         self._release = redis.register_script(_RELEASE)
 
     async def claim(self, game_id: str) -> bool:
@@ -56,17 +70,18 @@ class Leases:
         return bool(got)
 
     async def renew(self, game_ids: Iterable[str]) -> set[str]:
-        """Renews the leases of ``game_ids`` in one round trip; returns those now lost."""
+        """Renews (or takes, where free) the leases of ``game_ids``, a thousand to a script
+        call (one call per lease, even pipelined, cost the node far more); returns those
+        another node holds now."""
         ids = list(game_ids)
-        if not ids:
-            return set()
-        async with self.redis.pipeline(transaction=False) as pipe:
-            for game_id in ids:
-                await self._claim(
-                    keys=[lease_key(game_id)], args=[self.node, self.lease_ms], client=pipe
-                )
-            answers = await pipe.execute()
-        return {game_id for game_id, got in zip(ids, answers, strict=True) if not got}
+        lost: set[str] = set()
+        for start in range(0, len(ids), RENEW_AT_ONCE):
+            chunk = ids[start : start + RENEW_AT_ONCE]
+            refused = await self._renew(
+                keys=[lease_key(g) for g in chunk], args=[self.node, self.lease_ms]
+            )
+            lost.update(chunk[int(i) - 1] for i in refused)
+        return lost
 
     async def release(self, game_id: str) -> None:
         try:
