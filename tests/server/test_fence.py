@@ -134,9 +134,13 @@ def test_only_changes_made_from_the_stored_state_are_committed(any_db: str, seed
     asyncio.run(scenario(any_db, seed))
 
 
-def test_the_fences_of_a_batch_refuse_it_whole_when_one_is_stale(any_db: str) -> None:
+@pytest.mark.parametrize("updated", [True, False], ids=["in-the-update", "alone"])
+def test_the_fences_of_a_batch_refuse_it_whole_when_one_is_stale(
+    any_db: str, updated: bool
+) -> None:
     """The store checks the fences of a batch in one statement: all hold and the rows are
-    written, or one is stale and nothing is (the store then commits the jobs one by one)."""
+    written, or one is stale and nothing is (the store then commits the jobs one by one).
+    A fence on a row its job updates goes into that update; one alone, into its own."""
     from sansu.server.base import Rows, write_rows
     from sansu.server.base.schema import games as games_table
 
@@ -150,7 +154,8 @@ def test_the_fences_of_a_batch_refuse_it_whole_when_one_is_stale(any_db: str) ->
                 for live, at in zip(made, seen, strict=True):
                     rows = Rows()
                     rows.fence(games_table, live.id, "seq", at, at + 1)
-                    rows.update(games_table, live.id, {"version": 7})
+                    if updated:
+                        rows.update(games_table, live.id, {"version": 7})
                     jobs.append(rows)
                 return jobs
 
@@ -173,7 +178,8 @@ def test_the_fences_of_a_batch_refuse_it_whole_when_one_is_stale(any_db: str) ->
                 )
             assert stored() == before
             service.store.write_now(lambda c: write_rows(c, batch(seqs)))
-            assert stored() == [(seq + 1, 7) for seq in seqs]
+            versions = [7, 7] if updated else [version for _, version in before]
+            assert stored() == [(seq + 1, v) for seq, v in zip(seqs, versions, strict=True)]
         finally:
             await service.stop()
             await service.store.drain()

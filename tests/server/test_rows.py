@@ -22,7 +22,7 @@ from sansu.server.base import moves as moves_table
 from sansu.server.base.rows import prepare
 from sansu.server.base.store import make_engine, migrate
 
-chars = st.characters(blacklist_characters="\x00")  # PostgreSQL's text refuses NUL
+chars = st.characters(codec="utf-8", exclude_characters="\x00")  # PostgreSQL: no NUL
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers(-(2**40), 2**40) | st.text(chars, max_size=8),
     lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(chars, max_size=4), inner),

@@ -68,22 +68,24 @@ def _insert_statement(table: Table) -> Any:
 
 
 @functools.cache
-def _update_statement(table: Table, names: tuple[str, ...]) -> Any:
-    """``UPDATE table SET name = :v_name, ... WHERE id = :k_id``, built once per column set."""
+def _update_statement(
+    table: Table, names: tuple[str, ...], fence: str | None = None, new: str | None = None
+) -> Any:
+    """``UPDATE table SET name = :v_name, ... WHERE id = :k_id``, built once per column set;
+    with a ``fence`` column, ``AND fence = :k_seen`` too (``new``: the one column set is
+    read from that parameter instead)."""
+    where = [table.c.id == bindparam("k_id")]
+    if fence is not None:
+        where.append(table.c[fence] == bindparam("k_seen"))
     return (
         table.update()
-        .where(table.c.id == bindparam("k_id"))
-        .values({name: bindparam(f"v_{name}", type_=table.c[name].type) for name in names})
-    )
-
-
-@functools.cache
-def _fence_statement(table: Table, column: str) -> Any:
-    """``UPDATE table SET column = :v_new WHERE id = :k_id AND column = :k_seen``."""
-    return (
-        table.update()
-        .where(table.c.id == bindparam("k_id"), table.c[column] == bindparam("k_seen"))
-        .values({column: bindparam("v_new", type_=table.c[column].type)})
+        .where(*where)
+        .values(
+            {
+                name: bindparam(new or f"v_{name}", type_=table.c[name].type)
+                for name in names
+            }
+        )
     )
 
 
@@ -152,20 +154,46 @@ def execute_many(
 
 
 def write_rows(connection: Connection, jobs: list[Rows]) -> None:
-    """Writes the rows of ``jobs``: one statement per table and kind."""
+    """Writes the rows of ``jobs``: one statement per table and kind. A fence on a row its
+    job updates too becomes part of that update (``... WHERE id = :k_id AND column =
+    :k_seen``): one statement where there were two, the commonest case (a game's row)."""
+    inserts: dict[tuple[Table, tuple[str, ...]], list[dict[str, Any]]] = {}
+    updates: dict[tuple[Table, tuple[str, ...], str | None], list[dict[str, Any]]] = {}
     fences: dict[tuple[Table, str], list[dict[str, Any]]] = {}
     for job in jobs:
-        for table, key, column, seen, new in job.fences:
+        for table, row in job.inserts:
+            inserts.setdefault((table, tuple(row)), []).append(row)
+        fenced = {(table, key): (column, seen, new) for table, key, column, seen, new in job.fences}
+        for table, key, values in job.updates:
+            column, seen, new = fenced.get((table, key), (None, None, None))
+            if column is not None and values.get(column, new) == new:
+                del fenced[(table, key)]
+                values = {**values, column: new}
+            else:
+                column = None
+            names = tuple(sorted(values))
+            params = {f"v_{name}": values[name] for name in names}
+            params["k_id"] = key
+            if column is not None:
+                params["k_seen"] = seen
+            updates.setdefault((table, names, column), []).append(params)
+        for (table, key), (column, seen, new) in fenced.items():
             fence = {"k_id": key, "k_seen": seen, "v_new": new}
             fences.setdefault((table, column), []).append(fence)
     opened: list[Any] = []
+    checks = []
     try:
         with _pipeline(connection):
-            checks = [
-                (execute_many(connection, _fence_statement(table, column), params, opened), params)
-                for (table, column), params in fences.items()
-            ]
-            _write(connection, jobs, opened)
+            for (table, column), params in fences.items():
+                statement = _update_statement(table, (column,), column, "v_new")
+                checks.append((execute_many(connection, statement, params, opened), params))
+            for (table, _keys), table_rows in inserts.items():
+                execute_many(connection, _insert_statement(table), table_rows, opened)
+            for (table, names, column), params in updates.items():
+                statement = _update_statement(table, names, column)
+                done = execute_many(connection, statement, params, opened)
+                if column is not None:
+                    checks.append((done, params))
         for done, params in checks:  # before the cursors close, which forgets their counts
             if done.rowcount != len(params):
                 raise Fenced(", ".join(str(p["k_id"]) for p in params))
@@ -180,20 +208,3 @@ def _pipeline(connection: Connection) -> contextlib.AbstractContextManager[Any]:
     if connection.dialect.driver == "psycopg":
         return connection.connection.driver_connection.pipeline()  # type: ignore[union-attr]
     return contextlib.nullcontext()
-
-
-def _write(connection: Connection, jobs: list[Rows], opened: list[Any]) -> None:
-    inserts: dict[tuple[Table, tuple[str, ...]], list[dict[str, Any]]] = {}
-    updates: dict[tuple[Table, tuple[str, ...]], list[dict[str, Any]]] = {}
-    for job in jobs:
-        for table, row in job.inserts:
-            inserts.setdefault((table, tuple(row)), []).append(row)
-        for table, key, values in job.updates:
-            names = tuple(sorted(values))
-            params = {f"v_{name}": values[name] for name in names}
-            params["k_id"] = key
-            updates.setdefault((table, names), []).append(params)
-    for (table, _keys), table_rows in inserts.items():
-        execute_many(connection, _insert_statement(table), table_rows, opened)
-    for (table, names), params in updates.items():
-        execute_many(connection, _update_statement(table, names), params, opened)
