@@ -84,3 +84,23 @@ def test_a_failed_write_changes_nothing(db_path: str) -> None:
         with store.engine.begin() as c:
             c.exec_driver_sql("DROP TRIGGER no_moves")
         assert api.move(gid, tokens[0], "r5c5", 0).status_code == 200
+
+
+def test_a_lost_database_connection_costs_no_move(postgres_url: str) -> None:
+    """The writer keeps its PostgreSQL connection between commits (no ping before each):
+    when the server drops it (a restart, an idle timeout), the next write notices, connects
+    again and is stored, and the player never hears of it."""
+    with make_client(postgres_url) as client:
+        api = Api(client)
+        gid, tokens = api.two_players("uttt")
+        assert api.move(gid, tokens[0], "r5c5", 0).status_code == 200
+        store: Store = client.app.state.store
+        with store.engine.connect() as c:  # every other connection to this database
+            ended = c.exec_driver_sql(
+                "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity"
+                " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+            ).scalar()
+        assert ended >= 1  # the writer's among them
+        r = api.move(gid, tokens[1], legal(api.get(gid))[0], 1)
+        assert r.status_code == 200, r.text
+        assert len(api.get(gid)["moves"]) == 2

@@ -336,7 +336,7 @@ class Store:
                 batch.append(job)
             self._run_batch(batch)
 
-    def _run_batch(self, batch: list[_Job]) -> None:
+    def _run_batch(self, batch: list[_Job], *, again: bool = True) -> None:
         try:
             started = time.perf_counter()
             if self._writer_connection is None:
@@ -348,6 +348,10 @@ class Store:
             except Exception:
                 if connection.invalidated or connection.closed:
                     self._writer_connection = None
+                    if again:  # the kept connection was lost (a server restart): once more
+                        log.warning("the database connection was lost; writing again")
+                        self._run_batch(batch, again=False)
+                        return
                 raise
             if self.on_commit is not None:
                 self.on_commit(time.perf_counter() - started)
