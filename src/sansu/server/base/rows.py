@@ -72,20 +72,15 @@ def _update_statement(
     table: Table, names: tuple[str, ...], fence: str | None = None, new: str | None = None
 ) -> Any:
     """``UPDATE table SET name = :v_name, ... WHERE id = :k_id``, built once per column set;
-    with a ``fence`` column, ``AND fence = :k_seen`` too (``new``: the one column set is
-    read from that parameter instead)."""
+    with a ``fence`` column, ``AND fence = :k_seen`` too. ``new`` names the one parameter
+    the columns are set from instead (a fence alone: ``SET fence = :v_new``)."""
     where = [table.c.id == bindparam("k_id")]
     if fence is not None:
         where.append(table.c[fence] == bindparam("k_seen"))
     return (
         table.update()
         .where(*where)
-        .values(
-            {
-                name: bindparam(new or f"v_{name}", type_=table.c[name].type)
-                for name in names
-            }
-        )
+        .values({name: bindparam(new or f"v_{name}", type_=table.c[name].type) for name in names})
     )
 
 

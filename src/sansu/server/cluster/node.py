@@ -454,4 +454,3 @@ class Cluster(Forwarding):
                     log.info("game %s: taken over by node %s", game_id, self.node)
             except ApiError as error:
                 log.warning("game %s: cannot take it over: %s", game_id, error.message)
-
