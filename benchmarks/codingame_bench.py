@@ -14,7 +14,8 @@ through the protocol (``sansu codingame uttt``): a check of the harness, expecte
 50%. docs/ai.md gives the figures against the strongest bot obtained.
 
 Usage: ``python benchmarks/codingame_bench.py [--bot CMD] [--player NAME] [--games N]
-[--time-ms T] [--jobs J] [--seed S]``.
+[--time-ms T] [--first-ms F] [--jobs J] [--seed S]`` (``F``: sansu's first move, as the
+1,000 ms CodinGame gives a first turn; by default ``T`` like the others).
 """
 
 from __future__ import annotations
@@ -65,6 +66,25 @@ class Bot:
         self.process.wait()
 
 
+class FirstLonger:
+    """sansu's player with ``first_ms`` for its first move, as CodinGame gives every bot
+    1,000 ms for its first turn (the public bot thinks ten times its 90 ms then)."""
+
+    def __init__(self, player: Any, first_ms: int) -> None:
+        self.player = player
+        self.first_ms = first_ms
+        self.moved = False
+
+    def warm_up(self) -> None:
+        if hasattr(self.player, "warm_up"):
+            self.player.warm_up()
+
+    def choose(self, state: Any, time_ms: Any = None, simulations: Any = None) -> Any:
+        if not self.moved:
+            self.moved, time_ms = True, self.first_ms
+        return self.player.choose(state, time_ms=time_ms, simulations=simulations)
+
+
 def one_game(task: dict[str, Any]) -> Outcome:
     game = sansu.load_game("uttt")
     bots: list[Bot] = []
@@ -73,7 +93,9 @@ def one_game(task: dict[str, Any]) -> Outcome:
         if name == "bot":
             bots.append(Bot(task["bot"]))
             return bots[-1]
-        return make_player(g, name, seed=seed)
+        player = make_player(g, name, seed=seed)
+        first_ms = task.get("first_ms")
+        return player if first_ms is None else FirstLonger(player, first_ms)
 
     first = task["index"] % 2
     seats = (task["player"], "bot") if first == 0 else ("bot", task["player"])
@@ -117,15 +139,20 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--player", default="max", help="sansu's player (max:c_uct=0.5 …)")
     parser.add_argument("--games", type=int, default=10)
     parser.add_argument("--time-ms", type=int, default=100, help="sansu's time a move")
+    parser.add_argument(
+        "--first-ms", type=int, default=None,
+        help="sansu's time for its first move (default: --time-ms; CodinGame gives 1,000)",
+    )  # fmt: skip
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args(argv if argv is not None else [])
     todo = [
         {"bot": args.bot, "player": args.player, "time_ms": args.time_ms,
-         "seed": args.seed, "index": i}
+         "first_ms": args.first_ms, "seed": args.seed, "index": i}
         for i in range(args.games)
     ]  # fmt: skip
-    print(f"== {args.player} against {args.bot} ({args.games} games)")
+    first = "" if args.first_ms is None else f", its first move {args.first_ms} ms"
+    print(f"== {args.player} against {args.bot} ({args.games} games{first})")
     if args.jobs <= 1:
         outcomes = [one_game(t) for t in todo]
     else:

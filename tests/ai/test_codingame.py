@@ -7,6 +7,7 @@ import io
 import random
 import subprocess
 import sys
+from typing import Any
 
 import pytest
 
@@ -64,10 +65,35 @@ def test_a_whole_game_against_a_referee(first: bool) -> None:
 
 
 class Scripted:
-    """A player that plays the first legal move (the protocol, not the search, is tested)."""
+    """A player that plays the first legal move (the protocol, not the search, is tested)
+    and notes the time it was given for each."""
+
+    def __init__(self) -> None:
+        self.times: list[int | None] = []
 
     def choose(self, state, time_ms=None):
+        self.times.append(time_ms)
         return type("A", (), {"move": state.legal_moves()[0]})()
+
+
+@pytest.mark.parametrize("moves_first", [True, False])
+def test_the_first_turn_has_the_longer_time(moves_first: bool) -> None:
+    """CodinGame gives a bot's first turn 1,000 ms and the others 100: the player thinks
+    ``first_ms`` on its first turn, whoever moved first, then ``time_ms``."""
+    player = Scripted()
+    turns = Turns(sansu.load_game("uttt").initial_state(), player, 90, first_ms=900)
+
+    def turn(state: Any, last: str) -> str:
+        legal = [to_cell(m) for m in state.legal_moves()]
+        return "\n".join([last, str(len(legal)), *legal]) + "\n"
+
+    start = sansu.load_game("uttt").initial_state()
+    opening = turn(start, "-1 -1") if moves_first else turn(start.play("r5c5"), "4 4")
+    turns.loop(io.StringIO(opening), io.StringIO())
+    for _ in range(2):
+        reply = turns.state.legal_moves()[0]
+        turns.loop(io.StringIO(turn(turns.state.play(reply), to_cell(reply))), io.StringIO())
+    assert player.times == [900, 90, 90]
 
 
 @pytest.mark.parametrize(

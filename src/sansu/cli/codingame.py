@@ -5,7 +5,8 @@ Each turn stdin gives the opponent's last move (``row col``; ``-1 -1`` when this
 moves first), then the number of valid actions and one ``row col`` line each; the player
 answers one ``row col`` line. Rows and columns count from 0 over the whole 9×9 board
 (sansu's ``r1c1`` is ``0 0``). CodinGame gives a turn 100 ms (the first 1,000 ms): the
-player thinks ``--time-ms`` (90 by default).
+player thinks ``--time-ms`` (90 by default), and ``--first-ms`` on its first turn (900 by
+default; its tree, kept from move to move, serves the turns after).
 
 Anything that does not follow the protocol (a malformed line, an illegal move, valid
 actions other than the rules' legal moves) ends the player with exit status 2 and one line
@@ -38,6 +39,9 @@ def register(sub: argparse._SubParsersAction) -> None:
         "--level", default="max", metavar="NAME", help="a level; settings allowed: max:c_uct=0.5"
     )
     parser.add_argument("--time-ms", type=int, default=90, help="thinking time a move")
+    parser.add_argument(
+        "--first-ms", type=int, default=900, help="thinking time of the first turn"
+    )
     parser.add_argument("--seed", type=int, default=None, help="seed for reproducible moves")
     parser.set_defaults(func=run)
 
@@ -48,6 +52,8 @@ def run(args: argparse.Namespace) -> int:
 
     if args.time_ms <= 0:
         raise UsageError(f"--time-ms must be positive, not {args.time_ms}")
+    if args.first_ms <= 0:
+        raise UsageError(f"--first-ms must be positive, not {args.first_ms}")
     game = load_game(args.game)
     try:
         player = make_player(game, check_player_name(args.level), seed=args.seed)
@@ -57,7 +63,8 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"{args.level!r} is not a computer level")
     player.warm_up()
     try:
-        Turns(game.initial_state(), player, args.time_ms).loop(sys.stdin, sys.stdout)
+        turns = Turns(game.initial_state(), player, args.time_ms, first_ms=args.first_ms)
+        turns.loop(sys.stdin, sys.stdout)
     except ProtocolError as error:
         print(f"sansu codingame: {error}", file=sys.stderr)
         return 2
@@ -85,10 +92,15 @@ def from_cell(line: str) -> str:
 class Turns:
     """The game as this player has followed it; one answer a turn."""
 
-    def __init__(self, state: State, player: Any, time_ms: int) -> None:
+    def __init__(
+        self, state: State, player: Any, time_ms: int, *, first_ms: int | None = None
+    ) -> None:
         self.state = state
         self.player = player
         self.time_ms = time_ms
+        self.first_ms = time_ms if first_ms is None else first_ms
+        """The first turn's thinking time (CodinGame allows 1,000 ms for it)."""
+        self.answered = 0
 
     def loop(self, stdin: TextIO, stdout: TextIO) -> None:
         while True:
@@ -124,6 +136,8 @@ class Turns:
             raise ProtocolError(
                 f"the valid actions ({len(valid)}) are not the rules' legal moves ({len(legal)})"
             )
-        analysis = self.player.choose(self.state, time_ms=self.time_ms)
+        time_ms = self.time_ms if self.answered else self.first_ms
+        analysis = self.player.choose(self.state, time_ms=time_ms)
         self.state = self.state.play(analysis.move)
+        self.answered += 1
         return to_cell(analysis.move)
