@@ -342,16 +342,24 @@ class Store:
             if self._writer_connection is None:
                 self._writer_connection = self.engine.connect()
             connection = self._writer_connection
+            transaction = connection.begin()
             try:
-                with connection.begin():
-                    self._run_jobs(connection, batch)
+                self._run_jobs(connection, batch)
             except Exception:
+                with contextlib.suppress(Exception):
+                    transaction.rollback()
                 if connection.invalidated or connection.closed:
                     self._writer_connection = None
                     if again:  # the kept connection was lost (a server restart): once more
                         log.warning("the database connection was lost; writing again")
                         self._run_batch(batch, again=False)
                         return
+                raise
+            try:
+                transaction.commit()  # not written again: a lost answer may hide a commit
+            except Exception:
+                if connection.invalidated or connection.closed:
+                    self._writer_connection = None
                 raise
             if self.on_commit is not None:
                 self.on_commit(time.perf_counter() - started)
