@@ -68,19 +68,16 @@ def _insert_statement(table: Table) -> Any:
 
 
 @functools.cache
-def _update_statement(
-    table: Table, names: tuple[str, ...], fence: str | None = None, new: str | None = None
-) -> Any:
+def _update_statement(table: Table, names: tuple[str, ...], fence: str | None = None) -> Any:
     """``UPDATE table SET name = :v_name, ... WHERE id = :k_id``, built once per column set;
-    with a ``fence`` column, ``AND fence = :k_seen`` too. ``new`` names the one parameter
-    the columns are set from instead (a fence alone: ``SET fence = :v_new``)."""
+    with a ``fence`` column, ``AND fence = :k_seen`` too."""
     where = [table.c.id == bindparam("k_id")]
     if fence is not None:
         where.append(table.c[fence] == bindparam("k_seen"))
     return (
         table.update()
         .where(*where)
-        .values({name: bindparam(new or f"v_{name}", type_=table.c[name].type) for name in names})
+        .values({name: bindparam(f"v_{name}", type_=table.c[name].type) for name in names})
     )
 
 
@@ -148,13 +145,17 @@ def execute_many(
     return cursor
 
 
+Updates = dict[tuple[Table, tuple[str, ...], str | None], list[dict[str, Any]]]
+"""Update rows by statement: table, columns set, fenced column (or ``None``)."""
+
+
 def write_rows(connection: Connection, jobs: list[Rows]) -> None:
     """Writes the rows of ``jobs``: one statement per table and kind. A fence on a row its
     job updates too becomes part of that update (``... WHERE id = :k_id AND column =
     :k_seen``): one statement where there were two, the commonest case (a game's row)."""
     inserts: dict[tuple[Table, tuple[str, ...]], list[dict[str, Any]]] = {}
-    updates: dict[tuple[Table, tuple[str, ...], str | None], list[dict[str, Any]]] = {}
-    fences: dict[tuple[Table, str], list[dict[str, Any]]] = {}
+    updates: Updates = {}
+    fences: Updates = {}  # a fence alone: an update of the fenced column only, run first
     for job in jobs:
         for table, row in job.inserts:
             inserts.setdefault((table, tuple(row)), []).append(row)
@@ -173,22 +174,23 @@ def write_rows(connection: Connection, jobs: list[Rows]) -> None:
                 params["k_seen"] = seen
             updates.setdefault((table, names, column), []).append(params)
         for (table, key), (column, seen, new) in fenced.items():
-            fence = {"k_id": key, "k_seen": seen, "v_new": new}
-            fences.setdefault((table, column), []).append(fence)
+            fence = {f"v_{column}": new, "k_id": key, "k_seen": seen}
+            fences.setdefault((table, (column,), column), []).append(fence)
     opened: list[Any] = []
     checks = []
+
+    def update(group: Updates) -> None:
+        for (table, names, column), params in group.items():
+            done = execute_many(connection, _update_statement(table, names, column), params, opened)
+            if column is not None:
+                checks.append((done, params))
+
     try:
         with _pipeline(connection):
-            for (table, column), params in fences.items():
-                statement = _update_statement(table, (column,), column, "v_new")
-                checks.append((execute_many(connection, statement, params, opened), params))
+            update(fences)
             for (table, _keys), table_rows in inserts.items():
                 execute_many(connection, _insert_statement(table), table_rows, opened)
-            for (table, names, column), params in updates.items():
-                statement = _update_statement(table, names, column)
-                done = execute_many(connection, statement, params, opened)
-                if column is not None:
-                    checks.append((done, params))
+            update(updates)
         for done, params in checks:  # before the cursors close, which forgets their counts
             if done.rowcount != len(params):
                 raise Fenced(", ".join(str(p["k_id"]) for p in params))

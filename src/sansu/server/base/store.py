@@ -348,18 +348,16 @@ class Store:
             except Exception:
                 with contextlib.suppress(Exception):
                     transaction.rollback()
-                if connection.invalidated or connection.closed:
-                    self._writer_connection = None
-                    if again:  # the kept connection was lost (a server restart): once more
-                        log.warning("the database connection was lost; writing again")
-                        self._run_batch(batch, again=False)
-                        return
+                if self._forget_if_lost(connection) and again:
+                    # the kept connection was lost (a server restart): once more
+                    log.warning("the database connection was lost; writing again")
+                    self._run_batch(batch, again=False)
+                    return
                 raise
             try:
                 transaction.commit()  # not written again: a lost answer may hide a commit
             except Exception:
-                if connection.invalidated or connection.closed:
-                    self._writer_connection = None
+                self._forget_if_lost(connection)
                 raise
             if self.on_commit is not None:
                 self.on_commit(time.perf_counter() - started)
@@ -376,6 +374,14 @@ class Store:
         self.jobs += len(batch)
         for job in batch:
             self._wake(job)
+
+    def _forget_if_lost(self, connection: Connection) -> bool:
+        """Drops the writer's connection if the database lost it (the next batch connects
+        afresh); true if it did."""
+        if connection.invalidated or connection.closed:
+            self._writer_connection = None
+            return True
+        return False
 
     @staticmethod
     def _wake(job: _Job) -> None:
