@@ -105,6 +105,9 @@ def site_config(work: Path, http: int, https: int, upstream: int) -> str:
             f"/etc/letsencrypt/live/{SITE}/privkey.pem": str(work / "key.pem"),
             "/var/www/html": str(work / "acme"),
             "/var/log/nginx/": f"{work}/",
+            # the site's own errors go to its own log, not to error.log: at debug, so a
+            # stalled upgrade shows where nginx held it (and which upstream connection)
+            "sansu.error.log;": "sansu.error.log debug;",
             "listen [::]:80;": "",
             "listen [::]:443 ssl http2;": "",
             "listen 80;": f"listen 127.0.0.1:{http};",
@@ -210,14 +213,40 @@ def socket_through(proxy: Proxy, server: Server, url: str, **options: Any) -> It
             ws = connect(url, **options)
             break
         except TimeoutError as error:
-            logs = {"nginx": proxy.cert.parent / "error.log", "server": server.log}
-            shown = "\n".join(f"--- {name}:\n{p.read_text()[-3000:]}" for name, p in logs.items())
+            work = proxy.cert.parent
+            logs = {
+                "nginx": (work / "error.log", 3000),
+                "nginx's site, debug": (work / "sansu.error.log", 12000),
+                "nginx's access log": (work / "sansu.access.log", 2000),
+                "server": (server.log, 3000),
+            }
+            shown = "\n".join(
+                f"--- {name}:\n{path.read_text()[-tail:] if path.exists() else '(none)'}"
+                for name, (path, tail) in logs.items()
+            )
+            shown += f"\n--- connections to the server (bytes unread: Recv-Q):\n{sockets(server)}"
             said = f"no WebSocket handshake through nginx: {error}\n{shown}"
             if attempt == 2:
                 raise AssertionError(said) from error
             warnings.warn(f"{said}\n(tried again)", stacklevel=3)
     with ws:
         yield ws
+
+
+def sockets(server: Server) -> str:
+    """The TCP connections to the server's port as ``ss`` shows them: a request that
+    reached the server but was not read shows as its connection's Recv-Q."""
+    port = server.port
+    try:
+        shown = subprocess.run(
+            ["ss", "-tn", "state", "all", f"( sport = :{port} or dport = :{port} )"],
+            capture_output=True,
+            text=True,
+            timeout=30,
+        )
+    except (OSError, subprocess.TimeoutExpired) as error:
+        return f"(ss: {error})"
+    return shown.stdout or shown.stderr
 
 
 def create(c: httpx.Client, **headers: str) -> httpx.Response:
