@@ -10,9 +10,15 @@ connections per game that take every message the hub sends them, and prints:
 - the parts timed inside it: the store's statements (``write_rows``), the views
   (``State.view``: every legal move listed), and the durable commit in its thread;
 - the floor, measured in the same run: the same moves on the bare engine (``play``,
-  then the spectators' view as JSON), and the server's ratio to it.
+  then the spectators' view as JSON), and the server's ratio to it;
+- with ``--parts``, what a commit costs below the server (SQLite only): a durable commit
+  of a move's two rows on the driver alone (``sqlite3``, the server's pragmas), the same
+  rows through the store's batched writer (``Store.write``: statements on the loop, the
+  commit in its thread), and the bare hand-over to a thread and back
+  (``run_in_executor``): how much of a commit's CPU is the disk's and how much the
+  server's own.
 
-Usage: ``python benchmarks/move_path_bench.py [--moves 4000] [--db-dir DIR | --db URL]``
+Usage: ``python benchmarks/move_path_bench.py [--moves 4000] [--db-dir DIR | --db URL] [--parts]``
 (``DIR`` on a real disk counts the fsync's CPU; on ``/dev/shm`` it does not; ``URL`` a
 PostgreSQL server, on which each run gets a database of its own, as a cluster's nodes
 write: its own CPU is not counted, only the server process's).
@@ -24,18 +30,23 @@ import argparse
 import asyncio
 import functools
 import random
+import sqlite3
 import sys
 import tempfile
 import time
 import uuid
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
+
+import sqlalchemy as sa
 
 import sansu
 from sansu.core import protocol
 from sansu.server.app.create import create_app
 from sansu.server.base import store as store_module
-from sansu.server.base.store import normalise_url
+from sansu.server.base.rows import Rows
+from sansu.server.base.store import Store, normalise_url
 from sansu.server.play.hub import Connection
 from sansu.server.play.live import dumps
 
@@ -143,12 +154,96 @@ def engine_floor(moves: int, seed: int) -> float:
     return spent / done
 
 
+def cpu_seconds() -> float:
+    """The process's CPU seconds, user and system, all threads (``os.times`` counts in
+    ticks of 10 ms: too coarse here)."""
+    return time.process_time()
+
+
+def driver_commits(path: str, commits: int) -> float:
+    """CPU per durable commit of one insert and one update on ``sqlite3`` alone, with the
+    server's pragmas (WAL, ``synchronous=FULL``; checkpoints left out, as the server does)."""
+    db = sqlite3.connect(path, isolation_level=None)
+    for pragma in ("journal_mode=WAL", "synchronous=FULL", "wal_autocheckpoint=0"):
+        db.execute(f"PRAGMA {pragma}")
+    db.execute("CREATE TABLE m (g TEXT, n INTEGER, body TEXT, PRIMARY KEY (g, n))")
+    db.execute("CREATE TABLE g (id TEXT PRIMARY KEY, seq INTEGER, state TEXT)")
+    db.executemany("INSERT INTO g VALUES (?, 0, '')", [(f"g{i}",) for i in range(100)])
+    started = cpu_seconds()
+    for i in range(commits):
+        db.execute("BEGIN")
+        db.execute("INSERT INTO m VALUES (?, ?, ?)", (f"g{i % 100}", i, "m" * 120))
+        db.execute("UPDATE g SET seq = ?, state = ? WHERE id = ?", (i, "s" * 300, f"g{i % 100}"))
+        db.execute("COMMIT")
+    spent = cpu_seconds() - started
+    db.close()
+    return spent / commits
+
+
+async def store_commits(path: str, commits: int) -> float:
+    """CPU per commit of the same two rows, one job a commit, through :class:`Store`."""
+    store = Store(path)
+    store.open()
+    tables = sa.MetaData()
+    m = sa.Table(
+        "m",
+        tables,
+        sa.Column("g", sa.Text, primary_key=True),
+        sa.Column("n", sa.Integer, primary_key=True),
+        sa.Column("body", sa.Text),
+    )
+    g = sa.Table("g", tables, sa.Column("id", sa.Text, primary_key=True),
+                 sa.Column("seq", sa.Integer), sa.Column("state", sa.Text))  # fmt: skip
+    tables.create_all(store.engine)
+    with store.engine.begin() as connection:
+        connection.execute(g.insert(), [{"id": f"g{i}", "seq": 0, "state": ""} for i in range(100)])
+    try:
+        started = cpu_seconds()
+        for i in range(commits):
+            rows = Rows()
+            rows.insert(m, {"g": f"g{i % 100}", "n": i, "body": "m" * 120})
+            rows.update(g, f"g{i % 100}", {"seq": i, "state": "s" * 300})
+            await store.write(rows)
+        return (cpu_seconds() - started) / commits
+    finally:
+        await store.drain()
+        store.close()
+
+
+async def hand_overs(count: int) -> float:
+    """CPU per hand-over of a call to a one-thread pool and back, as a commit is handed."""
+    loop = asyncio.get_running_loop()
+    with ThreadPoolExecutor(1) as pool:
+        started = cpu_seconds()
+        for _ in range(count):
+            await loop.run_in_executor(pool, int)
+        return (cpu_seconds() - started) / count
+
+
+def parts(db_dir: str | None, commits: int) -> None:
+    figures: dict[str, list[float]] = {"driver": [], "store": [], "hand": []}
+    for _ in range(3):
+        with tempfile.TemporaryDirectory(dir=db_dir, prefix="sansu-parts-") as tmp:
+            figures["driver"].append(driver_commits(str(Path(tmp) / "driver.db"), commits))
+            figures["store"].append(asyncio.run(store_commits(str(Path(tmp) / "s.db"), commits)))
+        figures["hand"].append(asyncio.run(hand_overs(commits)))
+    median = {k: 1000 * sorted(v)[1] for k, v in figures.items()}
+    print(
+        f"  a commit's parts ({commits} commits of two rows, median of 3): durable commit on the"
+        f" driver alone {median['driver']:.3f} ms of CPU; through the store's writer"
+        f" {median['store']:.3f} ms; a hand-over to a thread and back {median['hand']:.3f} ms"
+    )
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--moves", type=int, default=4000)
     parser.add_argument("--db-dir", default=None, help="where the SQLite file goes")
     parser.add_argument("--db", default=None, help="a PostgreSQL server's URL instead")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--parts", action="store_true", help="also time a commit's parts below the server"
+    )
     args = parser.parse_args(argv if argv is not None else [])
     spent: dict[str, float] = {}
     store_module.write_rows = timed(spent, "statements", store_module.write_rows)
@@ -171,6 +266,8 @@ def main(argv: list[str] | None = None) -> None:
             f" views {per['views']:.3f} ms, durable commit (wall, its thread)"
             f" {1000 * got['commit'] / moves:.3f} ms"
         )
+    if args.parts and not args.db:
+        parts(args.db_dir, max(args.moves // 2, 200))
 
 
 if __name__ == "__main__":
