@@ -102,6 +102,30 @@ class Player:
     def status(self) -> str:
         return self.page.inner_text("[data-testid=status]")
 
+    def wait_over(self, timeout: float = 30_000) -> None:
+        """Waits until the page shows the game over; if it never does, fails saying what
+        the page shows instead (its status, its last note, its socket's state) and what the
+        server holds, so that a rare failure names its side."""
+        try:
+            self.page.wait_for_selector("[data-testid=status].over", timeout=timeout)
+        except Exception as error:
+            shown = self.page.evaluate(
+                """() => ({
+                  status: document.querySelector('[data-testid=status]')?.textContent,
+                  note: document.querySelector('[data-testid=explain]')?.textContent,
+                  reconnecting: document.body.innerText.includes('Connection lost'),
+                  url: location.href})"""
+            )
+            try:
+                held = {k: self.game().get(k) for k in ("status", "state", "termination")}
+            except Exception as unread:  # the server's side is a clue, not the failure
+                held = {"unread": repr(unread)}
+            errors = getattr(self.page, "js_errors", None)
+            raise AssertionError(
+                f"the page never showed the game over: {shown}; the server: {held}; "
+                f"JavaScript errors: {errors}"
+            ) from error
+
     def shown_ply(self) -> int:
         return int(self.page.get_attribute(".board-host", "data-ply"))
 

@@ -91,8 +91,8 @@ def test_premove_offers_and_takebacks_between_two_browsers(
         # A draw offer accepted ends the game drawn for both.
         pb.click("[data-action=offer-draw]")
         pa.click("[data-action=accept-draw]")
-        for p in (pa, pb):
-            p.wait_for_selector("[data-testid=status].over")
+        for p in (a, b):
+            p.wait_over()
         assert a.status().startswith("Draw (drawn by agreement)")
         assert b.status().startswith("Draw")
         assert pa.js_errors == [] and pb.js_errors == []
@@ -110,7 +110,7 @@ def test_an_abort_and_a_claim_in_rated_games(browser: Any, server_url: str) -> N
         assert pb.locator("[data-action=resign]").count() == 0
         pa.click("[data-action=abort]")
         for p in (pa, pb):
-            p.wait_for_selector("[data-testid=status].over")
+            Player(p, server_url).wait_over()
         assert "aborted" in Player(pa, server_url).status()
 
         pc, pd = new_page(browser), new_page(browser)
@@ -129,7 +129,7 @@ def test_an_abort_and_a_claim_in_rated_games(browser: Any, server_url: str) -> N
             assert pc.locator("[data-action=claim-draw]").count() == 1
             assert violations(pc) == []
             pc.click("[data-action=claim]")
-            pc.wait_for_selector("[data-testid=status].over")
+            c.wait_over()
             assert c.status().startswith("You win (O left the game)")
             assert pc.js_errors == []
         finally:
