@@ -23,15 +23,9 @@ LEASE_MS = 4000
 RENEW_EVERY = 1.0
 """Seconds between two renewals of every lease this node holds."""
 
-# Ours already: extend it. Free: take it. Someone else's: refuse.
+# For each key given: ours already, extend it; free, take it; someone else's, refuse.
+# Answers the positions (from 1) of the keys refused.
 _CLAIM = """
-local v = redis.call('GET', KEYS[1])
-if v == ARGV[1] then redis.call('PEXPIRE', KEYS[1], ARGV[2]) return 1 end
-if not v then redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2]) return 1 end
-return 0
-"""
-# The same for every key given; answers the positions (from 1) of the keys refused.
-_RENEW = """
 local lost = {}
 for i, key in ipairs(KEYS) do
   local v = redis.call('GET', key)
@@ -61,13 +55,12 @@ class Leases:
         self.node = node
         self.lease_ms = lease_ms
         self._claim = redis.register_script(_CLAIM)
-        self._renew = redis.register_script(_RENEW)
         self._release = redis.register_script(_RELEASE)
 
     async def claim(self, game_id: str) -> bool:
         """Takes (or extends) the lease of ``game_id``; false when another node holds it."""
-        got = await self._claim(keys=[lease_key(game_id)], args=[self.node, self.lease_ms])
-        return bool(got)
+        refused = await self._claim(keys=[lease_key(game_id)], args=[self.node, self.lease_ms])
+        return not refused
 
     async def renew(self, game_ids: Iterable[str]) -> set[str]:
         """Renews (or takes, where free) the leases of ``game_ids``, a thousand to a script
@@ -77,7 +70,7 @@ class Leases:
         lost: set[str] = set()
         for start in range(0, len(ids), RENEW_AT_ONCE):
             chunk = ids[start : start + RENEW_AT_ONCE]
-            refused = await self._renew(
+            refused = await self._claim(
                 keys=[lease_key(g) for g in chunk], args=[self.node, self.lease_ms]
             )
             lost.update(chunk[int(i) - 1] for i in refused)
