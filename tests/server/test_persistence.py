@@ -104,3 +104,28 @@ def test_a_lost_database_connection_costs_no_move(postgres_url: str) -> None:
         r = api.move(gid, tokens[1], legal(api.get(gid))[0], 1)
         assert r.status_code == 200, r.text
         assert len(api.get(gid)["moves"]) == 2
+
+
+def test_a_read_sees_one_snapshot_while_writes_commit(any_db: str) -> None:
+    """A read of several statements (a tournament's page: its entries, then its pairings)
+    sees the database as it was at its first: a change committed between two of them does
+    not show half. The change here commits from another connection mid-read."""
+    store = Store(any_db)
+    store.open()
+    try:
+        table = sa.Table("snapshot_probe", sa.MetaData(), sa.Column("n", sa.Integer))
+        table.create(store.engine)
+
+        def count(c: sa.Connection) -> int:
+            return c.execute(sa.select(sa.func.count()).select_from(table)).scalar_one()
+
+        def read(c: sa.Connection) -> tuple[int, int]:
+            before = count(c)
+            with store.engine.begin() as other:
+                other.execute(table.insert(), [{"n": 1}])
+            return before, count(c)
+
+        assert store.read_now(read) == (0, 0)
+        assert store.read_now(count) == 1  # the change itself is stored
+    finally:
+        store.close()

@@ -313,7 +313,15 @@ class Store:
         return await asyncio.to_thread(self.read_now, fn)
 
     def read_now(self, fn: Callable[[Connection], T]) -> T:
+        """Runs ``fn`` on one snapshot of the database: a page read from several tables
+        never shows a change half made (a game's end without what was written with it).
+        SQLite's driver would run each SELECT on its own: one read transaction holds them;
+        PostgreSQL's READ COMMITTED takes a snapshot per statement: REPEATABLE READ one."""
         with self.engine.connect() as connection:
+            if self.dialect == "sqlite":
+                connection.exec_driver_sql("BEGIN")
+            elif self.dialect == "postgresql":
+                connection.execution_options(isolation_level="REPEATABLE READ")
             return fn(connection)
 
     # -- the writer thread ---------------------------------------------------------
