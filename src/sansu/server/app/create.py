@@ -331,6 +331,7 @@ def create_app(
 
     # Every domain's routes, in the order they match.
     routers = [
+        play.info_router,
         play.router,
         play.offers_router,
         play.socket_router,

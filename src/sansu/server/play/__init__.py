@@ -33,6 +33,7 @@ from sansu.server.play.rated import RatedGames
 from sansu.server.play.rematch import Rematches
 from sansu.server.play.rounds import KEEP_FINISHED, KEEP_IDLE, Rounds
 from sansu.server.play.routes import Service, Watched, move_answer, router, watched
+from sansu.server.play.routes_info import router as info_router
 from sansu.server.play.routes_offers import router as offers_router
 from sansu.server.play.seating import Seating
 from sansu.server.play.service import GameService, games_needing_server
@@ -78,6 +79,7 @@ __all__ = [
     "games_needing_server",
     "hash_token",
     "hides_information",
+    "info_router",
     "move_answer",
     "new_id",
     "offers_router",

@@ -1,4 +1,5 @@
-"""The HTTP routes of games: the catalog, creating, joining, playing, the archive.
+"""The HTTP routes of games: creating, joining, playing, the archive (the server's health
+and the catalog: :mod:`sansu.server.play.routes_info`).
 
 Everything lives under ``/api``; ``/api/docs`` shows the OpenAPI schema.
 A seat's token travels as ``Authorization: Bearer TOKEN``; the WebSocket of
@@ -13,7 +14,6 @@ from collections.abc import Awaitable, Callable
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Body, Depends, Path, Query
-from fastapi.responses import PlainTextResponse
 from pydantic import BaseModel, ConfigDict, Field
 
 from sansu.core.registry import game_class
@@ -21,7 +21,6 @@ from sansu.server.accounts import SessionOnly, SignedIn, TokenOrSession, Who
 from sansu.server.base import (
     REQUEST,
     ApiError,
-    ErrorBody,
     GameChoice,
     GameId,
     GameName,
@@ -39,13 +38,8 @@ from sansu.server.play.privacy import (
     private_default,
 )
 from sansu.server.play.rated import end_ratings
-from sansu.server.play.rules import reference_markdown, rules_markdown
 from sansu.server.play.service import GameService
-from sansu.server.play.views import catalog, game_json
-
-
-class MarkdownResponse(PlainTextResponse):
-    media_type = "text/markdown"
+from sansu.server.play.views import game_json
 
 
 class CreateGame(GameChoice):
@@ -151,64 +145,6 @@ def move_answer(live: LiveGame) -> dict[str, Any]:
 
 
 router = APIRouter(prefix="/api")
-
-
-@router.get("/health", tags=["server"])
-async def health(service: Service) -> dict[str, Any]:
-    """Whether the server is up, and how busy."""
-    return {
-        "ok": True,
-        "store": service.store.dialect,
-        "games_in_memory": len(service.rounds.games),
-        "connections": service.hub.count(),
-        "commits": service.store.batches,
-        "writes": service.store.jobs,
-        "computer_moves": service.turns.moves,
-        "warmup": service.computer.warmup_status(),
-        "handling_ms": service.metrics.handling_ms(),
-        "loop_lag_ms": service.metrics.loop_lag_ms(),
-        "store_seconds": {
-            "statements": round(service.store.sql_seconds, 3),
-            "commits": round(service.store.commit_seconds, 3),
-        },
-        **{name: report() for name, report in service.reports.items()},
-    }
-
-
-@router.get("/catalog", tags=["games"])
-async def get_catalog() -> dict[str, Any]:
-    """Every game id with its title, players and options, and the computer levels."""
-    return catalog()
-
-
-MARKDOWN_ANSWERS: dict[int | str, dict[str, Any]] = {
-    200: {"content": {"text/markdown": {"schema": {"type": "string"}}}},
-    404: {"model": ErrorBody},
-    422: {"model": ErrorBody},
-}
-
-
-@router.get(
-    "/catalog/{game}/rules", tags=["games"], response_model=None, responses=MARKDOWN_ANSWERS
-)
-async def get_rules(game: GameName) -> MarkdownResponse:
-    """How to play a game, for players, as Markdown (``docs/rules/GAME.md``)."""
-    text = rules_markdown(game_class(game).id)
-    if text is None:
-        raise ApiError(404, "no_rules", f"the rules of {game!r} are not installed here")
-    return MarkdownResponse(text)
-
-
-@router.get(
-    "/catalog/{game}/reference", tags=["games"], response_model=None, responses=MARKDOWN_ANSWERS
-)
-async def get_reference(game: GameName) -> MarkdownResponse:
-    """A game's reference for programmers (notation, options, JSON), as Markdown
-    (``docs/rules/reference/GAME.md``)."""
-    text = reference_markdown(game_class(game).id)
-    if text is None:
-        raise ApiError(404, "no_reference", f"the reference of {game!r} is not installed here")
-    return MarkdownResponse(text)
 
 
 @router.post(
