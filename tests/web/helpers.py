@@ -104,27 +104,33 @@ class Player:
 
     def wait_over(self, timeout: float = 30_000) -> None:
         """Waits until the page shows the game over; if it never does, fails saying what
-        the page shows instead (its status, its last note, its socket's state) and what the
-        server holds, so that a rare failure names its side."""
+        the page shows instead and what the server holds (:meth:`failure`)."""
         try:
             self.page.wait_for_selector("[data-testid=status].over", timeout=timeout)
         except Exception as error:
-            shown = self.page.evaluate(
-                """() => ({
-                  status: document.querySelector('[data-testid=status]')?.textContent,
-                  note: document.querySelector('[data-testid=explain]')?.textContent,
-                  reconnecting: document.body.innerText.includes('Connection lost'),
-                  url: location.href})"""
-            )
-            try:
-                held = {k: self.game().get(k) for k in ("status", "state", "termination")}
-            except Exception as unread:  # the server's side is a clue, not the failure
-                held = {"unread": repr(unread)}
-            errors = getattr(self.page, "js_errors", None)
-            raise AssertionError(
-                f"the page never showed the game over: {shown}; the server: {held}; "
-                f"JavaScript errors: {errors}"
-            ) from error
+            raise self.failure("the page never showed the game over") from error
+
+    def failure(self, what: str) -> AssertionError:
+        """``what`` went wrong, with what the page shows (its status, ply, last note, its
+        socket's state) and what the server holds, so that a rare failure names its side."""
+        shown = self.page.evaluate(
+            """() => ({
+              status: document.querySelector('[data-testid=status]')?.textContent,
+              ply: document.querySelector('.board-host')?.dataset.ply,
+              note: document.querySelector('[data-testid=explain]')?.textContent,
+              reconnecting: document.body.innerText.includes('Connection lost'),
+              url: location.href})"""
+        )
+        try:
+            game = self.game()
+            held = {k: game.get(k) for k in ("status", "state", "termination")}
+            held["moves"] = [m.get("move") for m in game.get("moves", [])]
+        except Exception as unread:  # the server's side is a clue, not the failure
+            held = {"unread": repr(unread)}
+        errors = getattr(self.page, "js_errors", None)
+        return AssertionError(
+            f"{what}: {shown}; the server: {held}; JavaScript errors: {errors}"
+        )
 
     def shown_ply(self) -> int:
         return int(self.page.get_attribute(".board-host", "data-ply"))
@@ -173,7 +179,10 @@ class Player:
                 self.page.click(f".side .digit-pad [data-digit='{digit}']")
             else:
                 self.page.keyboard.press(digit)
-        self.wait_ply(before + 1)
+        try:
+            self.wait_ply(before + 1)
+        except Exception as error:
+            raise self.failure(f"{move} never showed as played") from error
 
 
 GAMES = ("uttt", "sansumoku", "sumodoku", "challenge", "thirtyfive")
