@@ -14,13 +14,18 @@ through the protocol (``sansu codingame uttt``): a check of the harness, expecte
 50%. docs/ai.md gives the figures against the strongest bot obtained.
 
 Usage: ``python benchmarks/codingame_bench.py [--bot CMD] [--player NAME] [--games N]
-[--time-ms T] [--first-ms F] [--jobs J] [--seed S]`` (``F``: sansu's first move, as the
-1,000 ms CodinGame gives a first turn; by default ``T`` like the others).
+[--time-ms T] [--first-ms F] [--varied V] [--jobs J] [--seed S]`` (``F``: sansu's first
+move, as the 1,000 ms CodinGame gives a first turn; by default ``T`` like the others.
+``V``: sansu's first ``V`` moves are drawn among its search's candidates with odds ∝
+visits, so that a player that searches without chance, against a bot that answers alike
+every time, does not replay one game per colour).
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
+import random
 import shlex
 import subprocess
 import sys
@@ -85,6 +90,32 @@ class FirstLonger:
         return self.player.choose(state, time_ms=time_ms, simulations=simulations)
 
 
+class Varied:
+    """sansu's player whose first ``plies`` moves are drawn among its search's candidates
+    with odds ∝ visits (seeded by the game), so that games against a bot that always
+    answers alike are not one game replayed."""
+
+    def __init__(self, player: Any, plies: int, seed: int) -> None:
+        self.player = player
+        self.plies = plies
+        self.rng = random.Random(seed)
+
+    def warm_up(self) -> None:
+        if hasattr(self.player, "warm_up"):
+            self.player.warm_up()
+
+    def choose(self, state: Any, time_ms: Any = None, simulations: Any = None) -> Any:
+        analysis = self.player.choose(state, time_ms=time_ms, simulations=simulations)
+        if self.plies <= 0:
+            return analysis
+        self.plies -= 1
+        pool = [c for c in analysis.candidates if c.visits > 0]
+        if len(pool) < 2 or analysis.proven is not None:
+            return analysis
+        move = self.rng.choices(pool, weights=[c.visits for c in pool])[0].move
+        return dataclasses.replace(analysis, move=move)
+
+
 def one_game(task: dict[str, Any]) -> Outcome:
     game = sansu.load_game("uttt")
     bots: list[Bot] = []
@@ -95,7 +126,9 @@ def one_game(task: dict[str, Any]) -> Outcome:
             return bots[-1]
         player = make_player(g, name, seed=seed)
         first_ms = task.get("first_ms")
-        return player if first_ms is None else FirstLonger(player, first_ms)
+        player = player if first_ms is None else FirstLonger(player, first_ms)
+        varied = task.get("varied", 0)
+        return Varied(player, varied, seed) if varied else player
 
     first = task["index"] % 2
     seats = (task["player"], "bot") if first == 0 else ("bot", task["player"])
@@ -143,15 +176,20 @@ def main(argv: Sequence[str] | None = None) -> None:
         "--first-ms", type=int, default=None,
         help="sansu's time for its first move (default: --time-ms; CodinGame gives 1,000)",
     )  # fmt: skip
+    parser.add_argument(
+        "--varied", type=int, default=0,
+        help="sansu's first N moves drawn among its candidates with odds ∝ visits",
+    )  # fmt: skip
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args(argv if argv is not None else [])
     todo = [
         {"bot": args.bot, "player": args.player, "time_ms": args.time_ms,
-         "first_ms": args.first_ms, "seed": args.seed, "index": i}
+         "first_ms": args.first_ms, "seed": args.seed, "varied": args.varied, "index": i}
         for i in range(args.games)
     ]  # fmt: skip
     first = "" if args.first_ms is None else f", its first move {args.first_ms} ms"
+    first += f", its first {args.varied} moves drawn ∝ visits" if args.varied else ""
     print(f"== {args.player} against {args.bot} ({args.games} games{first})")
     if args.jobs <= 1:
         outcomes = [one_game(t) for t in todo]

@@ -152,6 +152,20 @@ def test_a_match_in_two_processes_and_as_text(capsys, tmp_path) -> None:
     assert [g["seats"] for g in games] == [["beginner", "random"], ["random", "beginner"]]
 
 
+def test_random_openings_are_shared_by_the_two_colours_of_a_pair(capsys, tmp_path) -> None:
+    out = tmp_path / "games.json"
+    args = ["match", "uttt", "max:bestfirst=1", "max:bestfirst=1", "--games", "4",
+            "--simulations", "30", "--jobs", "1", "--opening", "3", "--seed", "7",
+            "--games-out", str(out)]  # fmt: skip
+    assert main(args) == 0
+    games = [g["moves"] for g in json.loads(out.read_text())]
+    assert games[0][:3] == games[1][:3] != games[2][:3] == games[3][:3]
+    # a search without chance plays the same game from the same opening
+    assert games[0] == games[1] and games[2] == games[3]
+    assert main([*args[:-2], "--opening", "-1"]) == 2
+    assert "--opening must not be negative" in capsys.readouterr().err
+
+
 @pytest.mark.parametrize(
     ("args", "message"),
     [
@@ -164,6 +178,8 @@ def test_a_match_in_two_processes_and_as_text(capsys, tmp_path) -> None:
         (["match", "uttt", "max:net_visits=-1", "max0"], "must not be negative"),
         (["match", "uttt", "max:c_uct=-0.5", "max0"], "must not be negative"),
         (["match", "uttt", "flat:c_uct=1", "max0"], "only a level or a benchmark player"),
+        (["match", "sumodoku", "bestfirst", "max"], "best-first search is for"),
+        (["match", "uttt", "bestfirst:minimax=2", "max"], "minimax must be between 0 and 1"),
     ],
 )
 def test_match_usage_errors(args, message, capsys) -> None:

@@ -47,6 +47,26 @@ def test_a_tiny_run_end_to_end_from_the_command_line(game_id, tmp_path, capsys) 
     assert state["champion"] is None and not match["promoted"]
 
 
+def test_a_best_first_run_plays_on_the_shipped_network_and_repeats_itself(tmp_path) -> None:
+    """Its self-play values are the best-first search's: the same seed, the same weights."""
+    from sansu.ai.bestfirst import BestFirstSearch
+    from sansu.ai.network import shipped
+
+    config = TrainConfig("uttt", seed=4, search="bestfirst", **TINY)
+    train(config, tmp_path / "a", mapper=Mapper(1), say=print)
+    train(config, tmp_path / "b", mapper=Mapper(2), say=print)
+    a, b = (weights(tmp_path / x / "gen-000" / "candidate.npz") for x in "ab")
+    assert same(a, b)
+    task = {"game": "uttt", "seed": 9, "count": 1, "simulations": 40, "explore": 0, "net": None,
+            "mix": 1.0, "bestfirst": True}  # fmt: skip
+    data = self_play(task)
+    import sansu
+
+    state = sansu.load_game("uttt").initial_state()
+    stats = BestFirstSearch("uttt", shipped("uttt"), reuse=False).run(state, simulations=40)
+    assert data["q"][0] == pytest.approx(2.0 * stats.candidates[0].reward - 1.0)
+
+
 def test_self_play_records_every_position_in_eight_symmetries() -> None:
     task = {"game": "uttt", "seed": 1, "count": 2, "simulations": 50, "explore": 4,
             "net": None, "mix": 1.0}  # fmt: skip
@@ -163,6 +183,8 @@ def test_a_match_game_scores_the_first_network_from_either_seat() -> None:
         (["uttt", "--mix", "0"], "mix must be"),
         (["uttt", "--jobs", "0"], "jobs must be positive"),
         (["uttt", "--match-games", "1"], "at least 2 games"),
+        (["uttt", "--search", "deep"], "search must be uct or bestfirst"),
+        (["uttt", "--search", "bestfirst", "--target", "policy"], "trains a value network"),
     ],
 )
 def test_bad_settings_exit_2_with_one_line(args, message, capsys, tmp_path) -> None:

@@ -2,9 +2,10 @@
 
 A player is named by a level (``beginner`` … ``max``) or a reference
 opponent (``flat``: flat Monte Carlo, ``random``), or a benchmark player of
-:data:`sansu.ai.levels.BENCHMARK_PLAYERS` (``max0``, ``netmax``, ``netmix``). In a series the first
-player's seat rotates (colours alternate in two-player games; in games of
-more players the first player takes one seat and the second all others).
+:data:`sansu.ai.levels.BENCHMARK_PLAYERS` (``max0``, ``netmax``, ``netmix``,
+``bestfirst``). In a series the first player's seat rotates (colours
+alternate in two-player games; in games of more players the first player
+takes one seat and the second all others).
 Everything is seeded, so a series replays move for move when the players
 have simulation budgets.
 """
@@ -12,6 +13,7 @@ have simulation budgets.
 from __future__ import annotations
 
 import math
+import random
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -99,11 +101,15 @@ def play_game(
     first_seat: int = 0,
     index: int = 0,
     factory: Callable[[Game, str, int], Any] | None = None,
+    opening: int = 0,
+    opening_seed: int = 0,
 ) -> Outcome:
     """Play one game, seat ``i`` taken by the player called ``seats[i]``.
 
     ``time_ms`` is everyone's time per move, or a time per player name (a
-    name left out plays at its level's own budget).
+    name left out plays at its level's own budget). The first ``opening`` plies
+    are drawn uniformly at random from ``opening_seed`` (untimed), so that
+    players who always answer alike still play different games.
     """
     from sansu.ai.mcts import rewards_of
 
@@ -114,6 +120,14 @@ def play_game(
             player.warm_up()
     state = game.initial_state()
     moves: list[str] = []
+    rng = random.Random(opening_seed)
+    while len(moves) < opening:
+        move = rng.choice(state.legal_moves())
+        after = state.play(move)
+        if after.result is not None:
+            break
+        moves.append(str(move))
+        state = after
     slowest: dict[str, float] = {}
     budget: dict[str, float] = {}
     times: dict[str, list[float]] = {}
@@ -162,6 +176,9 @@ def run_one(task: dict[str, Any]) -> Outcome:
         simulations=task.get("simulations"),
         first_seat=first,
         index=task["index"],
+        opening=task.get("opening", 0),
+        # both colours of a pair of games play the same opening
+        opening_seed=task["seed"] * 1_000_003 + task["index"] // game.num_players,
     )
 
 
@@ -175,10 +192,11 @@ def tasks(
     seed: int = 0,
     time_ms: int | Mapping[str, int] | None = None,
     simulations: int | None = None,
+    opening: int = 0,
 ) -> list[dict[str, Any]]:
     return [
         {"game": game_id, "options": options, "a": a, "b": b, "index": i, "seed": seed,
-         "time_ms": time_ms, "simulations": simulations}
+         "time_ms": time_ms, "simulations": simulations, "opening": opening}
         for i in range(games)
     ]  # fmt: skip
 

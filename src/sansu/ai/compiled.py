@@ -200,7 +200,7 @@ class CompiledSearch:
         solved = self.endgame.solve(root, self.endgame.budget(time_ms, simulations))
         if solved is not None and solved.score != 0:
             self._kept = None
-            return _decided(k, state.game, solved)
+            return decided(k, state.game, solved)
         if time_ms is not None:
             time_ms = max(1.0, time_ms - 1000.0 * (time.perf_counter() - start))
             start = time.perf_counter()
@@ -353,7 +353,7 @@ class CompiledSearch:
         return RootStats(candidates, pv, simulations, root_proven, tree.nodes)
 
 
-def _decided(k: ModuleType, game: Any, solved: Any) -> RootStats:
+def decided(k: ModuleType, game: Any, solved: Any) -> RootStats:
     """The root stats of a solved won or lost position: its best move alone, proven."""
     value = 1.0 if solved.score > 0 else 0.0
     move = k.move_of(game, solved.moves[0])

@@ -32,6 +32,8 @@ def compiled_search(game_id: str, settings: Level, *, net: Any = None) -> Any:
     one (or ``net`` instead, for a benchmark timing a stand-in); ``ValueError`` if none ships."""
     from sansu.ai.compiled import CompiledSearch
 
+    if settings.bestfirst:
+        return _bestfirst(game_id, settings, net)
     uses = settings.net > 0.0 or settings.net_visits > 0
     if uses and net is None:
         from sansu.ai.network import shipped
@@ -43,6 +45,22 @@ def compiled_search(game_id: str, settings: Level, *, net: Any = None) -> Any:
         game_id, c_uct=settings.c_uct, policy=settings.playout, reuse=settings.reuse,
         draw=settings.draw, net=net if uses else None, mix=settings.net,
         net_visits=settings.net_visits, endgame=settings.endgame, **_policy(game_id, settings),
+    )  # fmt: skip
+
+
+def _bestfirst(game_id: str, settings: Level, net: Any) -> Any:
+    """The best-first search that ``settings`` describe, on the shipped network (or ``net``)."""
+    from sansu.ai.bestfirst import BestFirstSearch
+
+    if net is None:
+        from sansu.ai.network import NET_GAMES, shipped
+
+        net = shipped(game_id) if game_id in NET_GAMES else None
+        if net is None:
+            raise ValueError(f"best-first search needs a value network; none ships for {game_id!r}")
+    return BestFirstSearch(
+        game_id, net, minimax=settings.minimax, c=settings.c_uct, fpu=settings.fpu,
+        reuse=settings.reuse, endgame=settings.endgame,
     )  # fmt: skip
 
 
@@ -72,6 +90,11 @@ class ComputerPlayer:
         """``generic``: search through the protocol alone, with no compiled code at all (the
         game's rules are the engine's own; a server's computer plays so while its compiled
         code is still being built, see :mod:`sansu.warmup`)."""
+        if settings.bestfirst:
+            from sansu.ai.network import NET_GAMES
+
+            if game.id not in NET_GAMES:
+                raise ValueError("best-first search is for Ultimate Tic-Tac-Toe and Sansumoku")
         self.game = game
         self.generic = generic
         self.settings = settings
@@ -113,12 +136,13 @@ class ComputerPlayer:
 
     def warm_up(self) -> None:
         """Load the compiled code now, so that the first move is not slowed by it."""
-        self._searcher()
+        search = self._searcher()
         if self.compiled:
             from sansu.ai.compiled import warm_up
 
-            warm_up(self.game.id)
-            self._search.endgame.warm_up()
+            own = getattr(search, "warm_up", None)  # the best-first search loads its own
+            own() if own is not None else warm_up(self.game.id)
+            search.endgame.warm_up()
         else:
             self._adapter.warm_up()
 

@@ -25,7 +25,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         "a",
         metavar="LEVEL_A",
         help="first player: beginner, easy, medium, hard, max, flat, random, max0, netmax,"
-        " netmix; a level with changed settings: max:playout=38,c_uct=0.6",
+        " netmix, bestfirst; a level with changed settings: max:playout=38,c_uct=0.6",
     )
     parser.add_argument("b", metavar="LEVEL_B", help="second player, likewise")
     parser.add_argument("--games", "-n", type=int, default=10, help="number of games (default 10)")
@@ -48,6 +48,13 @@ def register(sub: argparse._SubParsersAction) -> None:
         default=None,
         help="processes to use (default: the number of cores)",
     )
+    parser.add_argument(
+        "--opening",
+        type=int,
+        default=0,
+        help="random plies that start each game, the same for both colours of a pair"
+        " (default 0: players that search without chance then replay one game)",
+    )
     parser.add_argument("--seed", type=int, default=0, help="seed of the series (default 0)")
     parser.add_argument("--json", action="store_true", help="print the summary as JSON")
     parser.add_argument(
@@ -59,13 +66,17 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from sansu.ai.arena import check_player_name, run_series, summarise, tasks
+    from sansu.ai.arena import check_player_name, make_player, run_series, summarise, tasks
 
     game = game_from_args(args)
     try:
         a, b = check_player_name(args.a), check_player_name(args.b)
+        for name in (a, b):  # a player this game cannot have is refused before any game
+            make_player(game, name, seed=0)
     except ValueError as error:
         raise UsageError(str(error)) from None
+    if args.opening < 0:
+        raise UsageError(f"--opening must not be negative, not {args.opening}")
     for name in ("games", "time_ms", "simulations", "jobs"):
         value = getattr(args, name)
         if value is not None and value <= 0:
@@ -80,6 +91,7 @@ def run(args: argparse.Namespace) -> int:
         seed=args.seed,
         time_ms=args.time_ms,
         simulations=args.simulations,
+        opening=args.opening,
     )
     outcomes = run_series(task_list, jobs=min(jobs, args.games), progress=_progress(a, b))
     summary = summarise(a, b, outcomes)

@@ -29,6 +29,7 @@ HELP = {
     "epochs": "passes over the data when fitting",
     "q_weight": "the search value's share of the target, the result's the rest",
     "c_uct": "exploration of the network's search (playouts' search: 0.5)",
+    "search": "a value run's search: uct, or bestfirst (on the shipped network at first)",
     "mix": "the network's share of a leaf's value, 0 < MIX ≤ 1 (1: no playouts)",
 }
 """What each setting is; its default comes from :class:`~sansu.ai.training.TrainConfig`."""

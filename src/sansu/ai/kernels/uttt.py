@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-from sansu.ai.kernels import sectioned
+from sansu.ai.kernels import bestfirst, sectioned
 from sansu.ai.kernels.rng import below
 from sansu.ai.kernels.sectioned import DRAWN, MAX_MOVES, ONGOING, PLAYOUT_WINS
 from sansu.ai.kernels.sectioned import GROUP as GROUP  # re-exported: callers name them per game
@@ -370,6 +370,15 @@ def search(
         root, (first, count, move, visits, value, proven, mover, meta), sims, c_uct, policy, top,
         draw, (w1, b1, w2, b2, mix, weight), (share, pw1, pb1, pw2, pb2, c_prior, fpu),
     )  # fmt: skip
+
+
+@njit(cache=True)
+def best_first(root, arrays, top, n, minimax, c, fpu, weights):
+    """:func:`sansu.ai.kernels.bestfirst.search` with this game's rules: ``n`` simulations
+    more from ``root`` into the tree ``arrays``; its new top."""
+    return bestfirst.search(
+        legal, play, judge, TO_MOVE, RESULT, root, arrays, top, n, minimax, c, fpu, weights
+    )
 
 
 @njit(cache=True)

@@ -81,12 +81,20 @@ class TrainConfig:
     """A policy run: the weight of the policy's priors in ``max``'s search (PUCT)."""
     fpu: float = 0.0
     """A policy run: how far below its parent's mean an unvisited move is taken to be."""
+    search: str = "uct"
+    """A value run's search: ``uct`` (the network's UCT search, or playouts alone while there
+    is no champion) or ``bestfirst`` (:class:`~sansu.ai.bestfirst.BestFirstSearch` at its
+    defaults, on the champion or, while there is none, the shipped network)."""
 
     def __post_init__(self) -> None:
         if self.game not in NET_GAMES:
             raise ValueError(f"no value network for {self.game!r} (games: {', '.join(NET_GAMES)})")
         if self.target not in ("value", "policy"):
             raise ValueError(f"target must be value or policy, not {self.target!r}")
+        if self.search not in ("uct", "bestfirst"):
+            raise ValueError(f"search must be uct or bestfirst, not {self.search!r}")
+        if self.search == "bestfirst" and self.target != "value":
+            raise ValueError("a best-first run trains a value network")
         if self.target == "policy" and self.children:
             raise ValueError("children adds positions without visits: a policy run has none")
         if self.prior <= 0 or not 0.0 <= self.fpu <= 1.0:
@@ -214,7 +222,7 @@ class Run:
                     "game": c.game, "seed": c.seed * 7919 + generation * 104_729 + first,
                     "count": min(c.chunk, c.games - first), "simulations": c.simulations,
                     "explore": c.explore, "children": c.children, "net": champion, "mix": c.mix,
-                    "c_uct": c.c_uct, "level": level,
+                    "c_uct": c.c_uct, "level": level, "bestfirst": c.search == "bestfirst",
                 }  # fmt: skip
                 todo.append((path, task))
         for path, data in mapper.map(self_play, todo, f"generation {generation}: self-play"):
@@ -259,7 +267,8 @@ class Run:
         todo = [
             (i, {"game": c.game, "seed": c.seed * 7919 + generation, "index": i,
                  "a": candidate, "b": champion, "mix": c.mix, "c_uct": c.c_uct,
-                 "simulations": c.match_simulations, "opening": c.opening, "level": level})
+                 "simulations": c.match_simulations, "opening": c.opening, "level": level,
+                 "bestfirst": c.search == "bestfirst"})
             for i in range(c.match_games)
         ]  # fmt: skip
         scores = [s for _, s in mapper.map(match_game, todo, f"generation {generation}: match")]

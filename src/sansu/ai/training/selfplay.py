@@ -64,11 +64,19 @@ def searcher(
     mix: float,
     c_uct: float = C_UCT,
     level: dict[str, Any] | None = None,
+    bestfirst: bool = False,
 ) -> Any:
     """The compiled search of the training pipeline: the value network's (exploring by
     ``c_uct``), or playouts alone; or, given ``level`` (a policy network's run), ``max``'s
-    search with the shipped value network and ``net`` as its policy network (if any)."""
+    search with the shipped value network and ``net`` as its policy network (if any); or,
+    with ``bestfirst``, the best-first search on ``net`` (the shipped one if ``None``)."""
     from sansu.ai.compiled import CompiledSearch
+
+    if bestfirst:
+        from sansu.ai.bestfirst import BestFirstSearch
+        from sansu.ai.network import shipped
+
+        return BestFirstSearch(game_id, net if net is not None else shipped(game_id), reuse=False)
 
     if level is not None:
         from sansu.ai.network import shipped
@@ -139,7 +147,10 @@ def self_play(task: dict[str, Any]) -> dict[str, np.ndarray]:
 
     for index in range(task["count"]):
         rng = random.Random(task["seed"] * 1_000_003 + index)
-        search = searcher(game_id, task["net"], task["mix"], task.get("c_uct", C_UCT), level)
+        search = searcher(
+            game_id, task["net"], task["mix"], task.get("c_uct", C_UCT), level,
+            task.get("bestfirst", False),
+        )  # fmt: skip
         state = game.initial_state()
         movers: list[int | None] = []
         plies = 0
@@ -201,8 +212,9 @@ def match_game(task: dict[str, Any]) -> float:
     searches = [None, None]
     c_uct = task.get("c_uct", C_UCT)
     level = task.get("level")
-    searches[a_seat] = searcher(game_id, task["a"], task["mix"], c_uct, level)
-    searches[1 - a_seat] = searcher(game_id, task["b"], task["mix"], c_uct, level)
+    best = task.get("bestfirst", False)
+    searches[a_seat] = searcher(game_id, task["a"], task["mix"], c_uct, level, best)
+    searches[1 - a_seat] = searcher(game_id, task["b"], task["mix"], c_uct, level, best)
     state = load_game(game_id).initial_state()
     plies = 0
     while state.result is None:

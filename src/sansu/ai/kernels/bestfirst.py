@@ -1,0 +1,158 @@
+"""Best-first search on the value network, compiled: no playouts, minimax values backed up.
+
+Each simulation walks down the tree to a node not yet expanded and expands it:
+every child is made at once and valued by the network (a terminal child by
+the rules). The node's value becomes one minus its best child's, and so on up
+to the root: the tree's values are minimax values of the network's leaves,
+not means of random games. A child is chosen on the way down by
+
+    ``minimax · value + (1 − minimax) · mean + explore``
+
+where ``mean`` is the average of the values the child has taken, ``explore``
+is ``c · √(log₂ N / n)`` (``N`` the parent's simulations, ``n`` the child's)
+and ``fpu`` for a child never expanded. This is the search of the strongest
+public Ultimate Tic-Tac-Toe bots (an MCTS whose leaves are an NNUE's values);
+the game's rules are passed in, so the two sectioned games share it (each
+game's kernel compiles it with its own as ``best_first``).
+
+A node's ``value`` is for the player who moved into it, in [0, 1]; a proven
+win is :data:`WIN` and a proven loss ``1 − WIN``, so that the minimax over
+them stays exact and a proven child dominates its siblings' means.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numba import njit
+
+from sansu.ai.kernels.sectioned import DRAWN, MAX_MOVES, ONGOING
+from sansu.ai.kernels.valuenet import MAX_ACTIVE
+
+WIN = 10_000.0
+"""A proven win's value; a proven loss is ``1 − WIN``."""
+DEPTH = 100
+"""Deeper than any game of the sectioned games (81 cells)."""
+
+
+@njit(inline="always")
+def expand(legal, play, judge, to_move, result, node, st, arrays, top, weights, scratch):
+    """Make and value every child of ``node`` (the position ``st``); the new top."""
+    first, count, move, sims, value, total = arrays
+    w1, b1, w2, b2 = weights
+    moves, child, cmoves, active = scratch
+    n = legal(st, moves)
+    first[node] = top
+    for i in range(n):
+        c = top + i
+        move[c] = moves[i]
+        child[:] = st
+        play(child, moves[i])
+        r = child[result]
+        if r == ONGOING:
+            mover = 1 - child[to_move]
+            r0 = judge(child, w1, b1, w2, b2, cmoves, active)
+            v = r0 if mover == 0 else 1.0 - r0
+        elif r == DRAWN:
+            v = 0.5
+        else:
+            v = WIN
+        value[c] = v
+        total[c] = v
+        sims[c] = 0.0
+        count[c] = -1
+    count[node] = n
+    return top + n
+
+
+@njit(inline="always")
+def search(legal, play, judge, to_move, result, root, arrays, top, n, minimax, c, fpu, weights):
+    """Up to ``n`` simulations from the position ``root`` (node 0) into the tree
+    ``arrays`` (``first, count, move, sims, value, total``) filled up to ``top``;
+    the new top. It stops early when the arrays have no room for another expansion
+    or the root is proven."""
+    first, count, move, sims, value, total = arrays
+    st = np.empty_like(root)
+    scratch = (
+        np.empty(MAX_MOVES, dtype=np.int16), np.empty_like(root),
+        np.empty(MAX_MOVES, dtype=np.int16), np.empty(MAX_ACTIVE, dtype=np.int64),
+    )  # fmt: skip
+    path = np.empty(DEPTH, dtype=np.int64)
+    room = first.shape[0] - MAX_MOVES
+    c2 = c * c
+    for _ in range(n):
+        if top > room or abs(value[0]) >= WIN / 2:
+            break
+        st[:] = root
+        node = 0
+        d = 0
+        path[0] = 0
+        while sims[node] > 0 and st[result] == ONGOING:
+            spread = c2 * math.log2(sims[node])
+            best = -1
+            score = -math.inf
+            f = first[node]
+            for ch in range(f, f + count[node]):
+                s = sims[ch]
+                u = minimax * value[ch] + (1.0 - minimax) * total[ch] / (s + 1.0)
+                u += fpu if s == 0 else math.sqrt(spread / s)
+                if u > score:
+                    score = u
+                    best = ch
+            play(st, move[best])
+            d += 1
+            path[d] = best
+            node = best
+        if st[result] != ONGOING:
+            v = 0.5 if st[result] == DRAWN else WIN
+            value[node] = v
+            total[node] = v * (sims[node] + 1.0)
+            d -= 1
+        else:
+            top = expand(legal, play, judge, to_move, result, node, st, arrays, top, weights,
+                         scratch)  # fmt: skip
+        for j in range(d, -1, -1):
+            p = path[j]
+            best_child = -math.inf
+            f = first[p]
+            for ch in range(f, f + count[p]):
+                best_child = max(best_child, value[ch])
+            value[p] = 1.0 - best_child
+            total[p] += value[p]
+            sims[p] += 1.0
+    return top
+
+
+@njit(cache=True)
+def compact(g, arrays, into, queue):
+    """Copy the subtree under node ``g`` of ``arrays`` into ``into``, ``g`` as node 0
+    and each node's children still side by side; the copy's top."""
+    first, count, move, sims, value, total = arrays
+    first2, count2, move2, sims2, value2, total2 = into
+    queue[0] = g
+    move2[0] = move[g]
+    sims2[0] = sims[g]
+    value2[0] = value[g]
+    total2[0] = total[g]
+    count2[0] = count[g]
+    head = 0
+    top = 1
+    while head < top:
+        src = queue[head]
+        n = count[src]
+        if n > 0:
+            first2[head] = top
+            f = first[src]
+            for i in range(n):
+                a = f + i
+                b = top + i
+                move2[b] = move[a]
+                sims2[b] = sims[a]
+                value2[b] = value[a]
+                total2[b] = total[a]
+                count2[b] = count[a]
+                queue[b] = a
+            top += n
+        head += 1
+    return top
