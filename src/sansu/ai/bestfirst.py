@@ -179,8 +179,8 @@ class BestFirstSearch:
             return 0
         reply = k.code_of(state.game, state.last_move)
         first, count, move = self._arrays[:3]
-        for c in range(int(first[0]), int(first[0]) + max(int(count[0]), 0)):
-            for g in range(int(first[c]), int(first[c]) + max(int(count[c]), 0)):
+        for c in _children(first, count, 0):
+            for g in _children(first, count, c):
                 if int(move[g]) != reply or count[g] <= 0:
                     continue
                 position = kept.copy()
@@ -214,8 +214,7 @@ class BestFirstSearch:
             s = float(sims[c])
             return float(value[c]) + (math.log2(s) if s > 0 else -WIN / 4)
 
-        kids = range(int(first[0]), int(first[0]) + max(int(count[0]), 0))
-        ranked = sorted(kids, key=rank, reverse=True)
+        ranked = sorted(_children(first, count, 0), key=rank, reverse=True)
         candidates = [
             Candidate(
                 k.move_of(game, int(move[c])),
@@ -228,7 +227,7 @@ class BestFirstSearch:
         pv: list[str] = []
         node = 0
         while len(pv) < 16 and count[node] > 0:
-            node = max(range(int(first[node]), int(first[node]) + int(count[node])), key=rank)
+            node = max(_children(first, count, node), key=rank)
             pv.append(str(k.move_of(game, int(move[node]))))
             if sims[node] == 0:
                 break
@@ -236,6 +235,11 @@ class BestFirstSearch:
         return RootStats(
             candidates, pv, simulations, None if root is None else 1.0 - root, top
         )
+
+
+def _children(first: np.ndarray, count: np.ndarray, node: int) -> range:
+    """The nodes of ``node``'s children (none before it is expanded)."""
+    return range(int(first[node]), int(first[node]) + max(int(count[node]), 0))
 
 
 def _new_tree(size: int) -> tuple[np.ndarray, ...]:
@@ -252,6 +256,6 @@ def _mark_lost(arrays: tuple, losing: set[int]) -> None:
     from sansu.ai.kernels.bestfirst import WIN
 
     first, count, move, _, value, total = arrays
-    for c in range(int(first[0]), int(first[0]) + max(int(count[0]), 0)):
+    for c in _children(first, count, 0):
         if int(move[c]) in losing:
             value[c] = total[c] = 1.0 - WIN
