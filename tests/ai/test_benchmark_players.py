@@ -6,8 +6,9 @@ import pytest
 
 import sansu
 from sansu.ai.arena import check_player_name, make_player, run_series, summarise, tasks
+from sansu.ai.bestfirst import BestFirstSearch
 from sansu.ai.kernels import uttt as UK
-from sansu.ai.levels import LEVELS, benchmark_level, level_for
+from sansu.ai.levels import LEVELS, PER_GAME, benchmark_level, level_for, playout_max
 from sansu.ai.network import shipped
 
 MAX0_SETTINGS = {
@@ -29,9 +30,12 @@ def test_max0_is_max_before_the_search_work_and_stays_so(game_id) -> None:
         assert getattr(max0, key) == value, key
 
 
-NET_LEVELS = {("uttt", "hard"), ("uttt", "max"), ("sansumoku", "hard"), ("sansumoku", "max")}
-"""The levels whose match against the same level without the network said it is stronger
-(see :mod:`sansu.ai.levels`)."""
+NET_LEVELS = {("uttt", "hard"), ("uttt", "max"), ("sansumoku", "hard")}
+"""The playout levels whose match against the same level without the network said it is
+stronger (see :mod:`sansu.ai.levels`)."""
+BESTFIRST_LEVELS = {("sansumoku", "max")}
+"""The levels that search best-first on the network, measured stronger than the playout
+search they replaced."""
 
 
 def test_only_the_levels_measured_stronger_with_the_network_use_it() -> None:
@@ -42,6 +46,18 @@ def test_only_the_levels_measured_stronger_with_the_network_use_it() -> None:
         if level_for(g, name).net or level_for(g, name).net_visits
     }
     assert using == NET_LEVELS
+    best_first = {
+        (g, name) for g in PER_GAME for name in LEVELS if level_for(g, name).bestfirst
+    }
+    assert best_first == BESTFIRST_LEVELS
+    for game_id, name in sorted(BESTFIRST_LEVELS):
+        player = make_player(sansu.load_game(game_id), name, seed=4)
+        search = player._searcher()
+        assert isinstance(search, BestFirstSearch)
+        assert (search.minimax, search.c, search.fpu) == (
+            player.settings.minimax, player.settings.c_uct, player.settings.fpu
+        )
+        assert playout_max(game_id).bestfirst is False
     for game_id, name in sorted(NET_LEVELS):
         game = sansu.load_game(game_id)
         state = game.initial_state().play("r5c5")

@@ -227,6 +227,21 @@ def test_policy_self_play_records_visit_shares_of_legal_moves_in_eight_symmetrie
     assert np.array_equal(again["x"], self_play({**task, "net": random_policy(9)})["x"])
 
 
+@pytest.mark.parametrize("game_id", ["uttt", "sansumoku"])
+def test_a_policy_run_plays_by_the_strongest_playout_search(game_id, tmp_path) -> None:
+    from sansu.ai.levels import level_for, playout_max
+    from sansu.ai.training.pipeline import Run
+
+    level = Run(TrainConfig(game_id, target="policy", seed=3), tmp_path / "run").level()
+    strongest = playout_max(game_id)
+    assert not strongest.bestfirst and strongest.playout > 0
+    assert level is not None
+    assert (level["c_uct"], level["playout"], level["net"], level["net_visits"]) == (
+        strongest.c_uct, strongest.playout, strongest.net, strongest.net_visits
+    )
+    assert (playout_max(game_id) == level_for(game_id, "max")) == (game_id == "uttt")
+
+
 def test_a_tiny_policy_run_end_to_end(tmp_path) -> None:
     config = TrainConfig(
         "uttt", target="policy", seed=3, generations=1, games=3, chunk=2, simulations=60,
@@ -246,27 +261,28 @@ def test_a_tiny_policy_run_end_to_end(tmp_path) -> None:
         TrainConfig("uttt", target="policy", children=5)
 
 
-def test_only_max_uses_the_shipped_policy_networks() -> None:
+def test_only_the_strongest_playout_search_uses_the_shipped_policy_networks() -> None:
     import sansu
-    from sansu.ai.arena import make_player
-    from sansu.ai.levels import LEVELS, level_for
+    from sansu.ai.levels import LEVELS, level_for, playout_max
     from sansu.ai.network import shipped_policy
+    from sansu.ai.player import ComputerPlayer
 
     using = {
         (g, name) for g in ("uttt", "sansumoku") for name in LEVELS if level_for(g, name).prior
     }
-    assert using == {("uttt", "max"), ("sansumoku", "max")}
+    assert using == {("uttt", "max")}  # Sansumoku's max searches best-first, without one
     for game_id in ("uttt", "sansumoku"):
         policy = shipped_policy(game_id)
         assert policy is not None and policy.game == game_id
         game = sansu.load_game(game_id)
-        player = make_player(game, "max", seed=4)
+        player = ComputerPlayer(game, playout_max(game_id), seed=4)
         search = player._searcher()
         assert search.policy_net is policy and search.c_prior == player.settings.prior > 0
         state = game.initial_state().play("r5c5")
         a = player.choose(state, simulations=600)
         assert a.move in state.legal_moves()
-        assert make_player(game, "max", seed=4).choose(state, simulations=600).move == a.move
+        again = ComputerPlayer(game, playout_max(game_id), seed=4)
+        assert again.choose(state, simulations=600).move == a.move
 
 
 def test_a_levels_prior_and_fpu_are_checked() -> None:

@@ -166,28 +166,47 @@ SUMODOKU = {**GENERIC, "max": Level("max", 3_000, None, c_uct=0.4, vision="solve
 −38; ``sansu match sumodoku max:c_uct=0.4 max --time-ms 200 --games 100 --jobs 2 --seed 93``)
 and 75.0% over 60 at 500 ms (62.8–84.2%, +45 −15; seed 94). The lower levels keep 0.8."""
 
+BESTFIRST = {"bestfirst": True, "c_uct": 0.41, "fpu": 0.4, "minimax": 0.3, "reuse": True}
+"""The best-first search's settings. Ultimate Tic-Tac-Toe, 100 ms a move, against ``max``,
+without the kept tree, 60 games each: ``minimax`` 0.3 scored 52.5%, 0.6 42.5% (40 games)
+and 1.0 42.5%; at 0.6, ``c_uct`` 0.3 48.3% and 0.6 50.0%, ``fpu`` 0.2 40.8% and 0.7 35.8%;
+with the kept tree at ``minimax`` 0.3, 52.5% over 100 games (docs/ai.md)."""
+
+SANSUMOKU_PUCT = Level(
+    "max", 2_000, None, c_uct=0.35, playout=9, reuse=True, net=0.25, net_visits=30, prior=1.0
+)
+"""Sansumoku's strongest playout search, its ``max`` before the best-first search: what a
+Sansumoku policy run's self-play searches with (:mod:`sansu.ai.training.pipeline`).
+
+It uses the shipped network (:mod:`sansu.ai.network`) as Ultimate Tic-Tac-Toe's ``max``
+does: its value of a new leaf counts as 30 visits of that leaf and a quarter of it is
+backed up with the playout's result; it keeps its tree from one move to the next and gives
+new children a head start or handicap from the kernel's ``prior`` (+ 8); against ``max0``
+at 100 ms a move see docs/ai.md (100-game sweeps there: 79.0% at ``net_visits`` 30, 75.0%
+at 80; with the visits alone, no share backed up, 69–71%; without the network 57.9% over
+260 games). It chooses among a node's children by PUCT on Sansumoku's own shipped policy
+network (``prior`` 1), with less of UCT's exploration (``c_uct`` 0.35): against itself
+without them (``c_uct`` 0.5), 100 ms a move, 59.9% over 400 games (95% CI 55.0–64.6%); the
+priors at ``c_uct`` 0.5 scored 51.0% and at 0.25 59.0% (200 games each; see docs/ai.md)."""
+
 SANSUMOKU = {
     **COMPILED,
     "hard": Level("hard", 1_000, 25_000, c_uct=0.5, net=0.25, net_visits=30),
-    "max": Level(
-        "max", 2_000, None, c_uct=0.35, playout=9, reuse=True, net=0.25, net_visits=30,
-        prior=1.0,
-    ),
+    "max": Level("max", 2_000, None, **BESTFIRST),  # type: ignore[arg-type]
 }
-"""Sansumoku: ``hard`` and ``max`` use the shipped network (:mod:`sansu.ai.network`) as
-Ultimate Tic-Tac-Toe's ``max`` does: its value of a new leaf counts as 30 visits of that leaf
-and a quarter of it is backed up with the playout's result. ``hard`` so against the ``hard`` of
-before (half the network's value backed up, ``c_uct`` 0.3, itself 58.8% over 200 games against
-playouts alone), both at 25,000 simulations a move: 69.0% over 100 games (95% CI 59.4–77.2%).
-``max`` also keeps its tree from one move to the next and gives new children a head start or
-handicap from the kernel's ``prior`` (+ 8); against ``max0`` at 100 ms a move see docs/ai.md
-(100-game sweeps there: 79.0% at ``net_visits`` 30, 75.0% at 80; with the visits alone, no
-share backed up, 69–71%; without the network 57.9% over 260 games).
+"""Sansumoku: ``hard`` uses the shipped network as :data:`SANSUMOKU_PUCT` does. ``hard`` so
+against the ``hard`` of before (half the network's value backed up, ``c_uct`` 0.3, itself
+58.8% over 200 games against playouts alone), both at 25,000 simulations a move: 69.0% over
+100 games (95% CI 59.4–77.2%).
 
-``max`` also chooses among a node's children by PUCT on Sansumoku's own shipped policy network
-(``prior`` 1), with less of UCT's exploration (``c_uct`` 0.35): against ``max`` without them
-(``c_uct`` 0.5), 100 ms a move, 59.9% over 400 games (95% CI 55.0–64.6%); the priors at
-``c_uct`` 0.5 scored 51.0% and at 0.25 59.0% (200 games each; see docs/ai.md)."""
+``max`` is the best-first search on the shipped network (:mod:`sansu.ai.bestfirst`), with
+no playouts, at the settings measured in Ultimate Tic-Tac-Toe (:data:`BESTFIRST`). At 100 ms
+a move, against :data:`SANSUMOKU_PUCT`: 69.0% over 200 games (95% CI 62.3–75.0%); against
+the ``max`` of before the policy network (``c_uct`` 0.5, no priors) 74.8% over 200 (68.3–
+80.3%; see docs/ai.md)."""
+
+PLAYOUT_MAX = {"sansumoku": SANSUMOKU_PUCT}
+"""The games whose ``max`` searches best-first, with their strongest playout search."""
 
 PER_GAME: dict[str, dict[str, Level]] = {
     "uttt": UTTT,
@@ -204,12 +223,6 @@ BENCHMARK_PLAYERS = ("max0", "netmax", "netmix", "bestfirst")
 ``netmax`` and ``netmix`` are that ``max`` with the shipped network valuing its leaves
 alone or half and half with a playout, and ``bestfirst`` is the best-first search on the
 shipped network (:mod:`sansu.ai.bestfirst`) at its measured settings."""
-
-BESTFIRST = {"bestfirst": True, "c_uct": 0.41, "fpu": 0.4, "minimax": 0.3, "reuse": True}
-"""The best-first search's settings. Ultimate Tic-Tac-Toe, 100 ms a move, against ``max``,
-without the kept tree, 60 games each: ``minimax`` 0.3 scored 52.5%, 0.6 42.5% (40 games)
-and 1.0 42.5%; at 0.6, ``c_uct`` 0.3 48.3% and 0.6 50.0%, ``fpu`` 0.2 40.8% and 0.7 35.8%;
-with the kept tree at ``minimax`` 0.3, 52.5% over 100 games (docs/ai.md)."""
 
 MAX0 = {
     "uttt": Level("max0", 2_000, None, c_uct=0.5, playout=22, reuse=True),
@@ -250,6 +263,14 @@ def level_for(game_id: str, level: str) -> Level:
         raise ValueError(f"unknown level {level!r} (levels: {', '.join(LEVELS)})")
     table = PER_GAME.get(game_id, GENERIC)
     return replace(table[level.strip().lower()])
+
+
+def playout_max(game_id: str) -> Level:
+    """The strongest settings of ``game_id`` that search by playouts: ``max``'s, or where
+    ``max`` searches best-first, those it had before (:data:`PLAYOUT_MAX`)."""
+    if game_id in PLAYOUT_MAX:
+        return replace(PLAYOUT_MAX[game_id])
+    return level_for(game_id, "max")
 
 
 def with_settings(level: Level, overrides: str) -> Level:

@@ -189,12 +189,14 @@ class Run:
         return self.config.target == "policy"
 
     def level(self) -> dict[str, Any] | None:
-        """``max``'s search settings, which a policy run's games use; ``None`` otherwise."""
+        """The strongest playout search's settings (``max``'s, or Sansumoku's
+        :data:`~sansu.ai.levels.SANSUMOKU_PUCT` now that its ``max`` searches best-first),
+        which a policy run's games use; ``None`` otherwise."""
         if not self.policy:
             return None
-        from sansu.ai.levels import level_for
+        from sansu.ai.levels import playout_max
 
-        m = level_for(self.config.game, "max")
+        m = playout_max(self.config.game)
         return {
             "c_uct": m.c_uct, "playout": m.playout, "net": m.net, "net_visits": m.net_visits,
             "prior": self.config.prior, "fpu": self.config.fpu,
