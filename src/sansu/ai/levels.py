@@ -202,8 +202,9 @@ against the ``hard`` of before (half the network's value backed up, ``c_uct`` 0.
 ``max`` is the best-first search on the shipped network (:mod:`sansu.ai.bestfirst`), with
 no playouts, at the settings measured in Ultimate Tic-Tac-Toe (:data:`BESTFIRST`). At 100 ms
 a move, against :data:`SANSUMOKU_PUCT`: 69.0% over 200 games (95% CI 62.3–75.0%); against
-the ``max`` of before the policy network (``c_uct`` 0.5, no priors) 74.8% over 200 (68.3–
-80.3%; see docs/ai.md)."""
+the ``max`` of before the policy network (``c_uct`` 0.5, no priors), 200 games each, 74.8%
+(68.3–80.3%) as the benchmark player and 74.5% (68.0–80.0%) as this level; against ``hard``
+at their own budgets 92.5% over 20 games (73.1–98.2%; see docs/ai.md)."""
 
 PLAYOUT_MAX = {"sansumoku": SANSUMOKU_PUCT}
 """The games whose ``max`` searches best-first, with their strongest playout search."""
