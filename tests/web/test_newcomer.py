@@ -151,15 +151,18 @@ def test_sumodoku_lets_go_of_a_refused_cell(browser: Any, server_url: str) -> No
         player.start("sumodoku")
         player.play("r1c1=1", how="pad")
         player.wait_turn_or_end()
-        # A second 1 in row 1: only the referee can tell, and it refuses.
-        player.cell("r1c5").click()
+        # A second 1 in row 1: only the referee can tell, and it refuses. The cell is
+        # one the computer's reply left empty (it may have played r1c5 itself).
+        reply = player.game()["moves"][1]["move"].partition("=")[0]
+        refused = next(f"r1c{c}" for c in range(5, 10) if f"r1c{c}" != reply)
+        player.cell(refused).click()
         page.click(".digit-pad [data-digit='1']")
         page.wait_for_function(
             "() => /row|already|repeat/i.test(document.querySelector('[data-testid=explain]')"
             ".textContent)"
         )
         assert page.locator(".board-host .cell.is-selected").count() == 0
-        # The next colour picked is armed for a cell to choose, not played into r1c5.
+        # The next colour picked is armed for a cell to choose, not played into the refused cell.
         page.click(".digit-pad [data-digit='2']")
         assert page.get_attribute(".digit-pad [data-digit='2']", "aria-pressed") == "true"
         assert "Now choose an empty cell for colour 2" in page.inner_text("[data-testid=explain]")
