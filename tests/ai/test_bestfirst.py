@@ -13,7 +13,8 @@ import sansu
 from sansu.ai.bestfirst import BestFirstSearch
 from sansu.ai.compiled import kernel
 from sansu.ai.kernels import bestfirst as B
-from sansu.ai.kernels.valuenet import features_of_state
+from sansu.ai.kernels.sectioned import MAX_MOVES
+from sansu.ai.kernels.valuenet import MAX_ACTIVE, features_of_state
 from sansu.ai.levels import level_for, with_settings
 from sansu.ai.network import shipped
 from sansu.ai.player import ComputerPlayer, compiled_search
@@ -78,6 +79,33 @@ def test_children_are_the_legal_moves_valued_by_the_network(game_id, seed, plies
                 assert total[c] == value[c]
         if kids and arrays[3][node] > 0:  # minimax: one minus the best child's value
             assert value[node] == pytest.approx(1.0 - max(value[c] for c in kids), abs=1e-6)
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+@settings(max_examples=15, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), plies=st.integers(0, 60))
+def test_a_child_shares_its_parents_sums_and_is_valued_as_if_afresh(game_id, seed, plies) -> None:
+    """The search sums the parent's marks once and adds each child's own rows; every
+    child's value is still the kernel's evaluation of it from scratch."""
+    state = random_position(game_id, seed, plies)
+    search = BestFirstSearch(game_id, shipped(game_id), reuse=False)
+    k = kernel(game_id)
+    stats = search.run(state, simulations=40)
+    arrays = search._room(stats.nodes)
+    moves = np.empty(MAX_MOVES, dtype=np.int16)
+    active = np.empty(MAX_ACTIVE, dtype=np.int64)
+    checked = 0
+    for node, position in walk(search, k, state, stats.nodes):
+        for c in children(arrays, node):
+            after = position.play(k.move_of(state.game, int(arrays[2][c])))
+            if after.result is not None or arrays[3][c] > 0:  # an expanded child: minimax
+                continue
+            r0 = k.judge(k.from_state(after), *search.weights, moves, active)
+            afresh = r0 if position.to_move == 0 else 1.0 - r0
+            assert arrays[4][c] == pytest.approx(afresh, abs=1e-6)
+            checked += 1
+    if plies < 20:  # near the end every child may be over or expanded; early, not
+        assert checked > 0
 
 
 @settings(max_examples=25, deadline=None)
