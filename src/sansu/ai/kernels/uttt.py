@@ -24,7 +24,7 @@ from sansu.ai.kernels.sectioned import DRAWN, MAX_MOVES, ONGOING, PLAYOUT_WINS
 from sansu.ai.kernels.sectioned import GROUP as GROUP  # re-exported: callers name them per game
 from sansu.ai.kernels.sectioned import PLAYOUT_UNIFORM as PLAYOUT_UNIFORM
 from sansu.ai.kernels.sectioned import PRIOR as PRIOR
-from sansu.ai.kernels.valuenet import COMPLETING, LOW, encode, encode_rest, forward, reward_for
+from sansu.ai.kernels.valuenet import COMPLETING, LOW, encode, forward, reward_for
 from sansu.core.sections import CELL_OF_BIT, FULL, HAS_LINE, PLACES
 
 MARKS0, MARKS1, WON, CLOSED, TARGET, TO_MOVE, RESULT = 0, 9, 18, 20, 21, 22, 23
@@ -344,13 +344,6 @@ def features(st, active):
 
 
 @njit(cache=True)
-def encode_rest_at(st, moves, active, k):
-    """The value network's features of the ongoing ``st`` but its marks' (``encode_rest``),
-    written from ``active[k]`` on (``moves`` is room for its legal moves); the new count."""
-    return encode_rest(st, WON, CLOSED, TARGET, TO_MOVE, moves, legal(st, moves), active, k)
-
-
-@njit(cache=True)
 def judge(st, w1, b1, w2, b2, moves, active):
     """Player 0's expected reward at the ongoing position ``st``, by the network."""
     k = encode(st, WON, CLOSED, TARGET, TO_MOVE, moves, legal(st, moves), active)
@@ -384,8 +377,8 @@ def best_first(root, arrays, top, n, minimax, c, fpu, weights):
     """:func:`sansu.ai.kernels.bestfirst.search` with this game's rules: ``n`` simulations
     more from ``root`` into the tree ``arrays``; its new top."""
     return bestfirst.search(
-        legal, play, encode_rest_at, TO_MOVE, RESULT, root, arrays, top, n, minimax, c, fpu,
-        weights,
+        legal, play, (WON, CLOSED, TARGET, TO_MOVE, RESULT), root, arrays, top, n, minimax, c,
+        fpu, weights,
     )
 
 

@@ -110,9 +110,26 @@ def encode_marks(st, me, active, k):
 def encode_rest(st, won, closed_slot, target_slot, to_move_slot, moves, n, active, k):
     """:func:`encode`'s features but the marks', written from ``active[k]`` on; the new
     count."""
+    return encode_part(st, won, closed_slot, target_slot, to_move_slot, moves, n, active, k,
+                       511, True, 0)[0]  # fmt: skip
+
+
+@njit(cache=True)
+def encode_part(st, won, closed_slot, target_slot, to_move_slot, moves, n, active, k, sections,
+                target, wins):  # fmt: skip
+    """:func:`encode_rest`'s features of the sections ``sections`` (9 bits) and, with
+    ``target``, where the player to move may play, the legal cells ``moves[:n]`` and
+    whether they can win now (``wins``: other sections where they could, with one
+    mark, win the game). The new count, and the sections of ``sections`` where they
+    could.
+
+    The best-first search writes a node's other sections once for all its children,
+    and each child's own section and target."""
     me = st[to_move_slot]
     closed = st[closed_slot]
     for s in range(9):
+        if not sections >> s & 1:
+            continue
         if st[won + me] >> s & 1:
             active[k] = WON_MINE + s
             k += 1
@@ -122,27 +139,29 @@ def encode_rest(st, won, closed_slot, target_slot, to_move_slot, moves, n, activ
         if closed >> s & 1:
             active[k] = CLOSED_AT + s
             k += 1
-    t = st[target_slot]
-    allowed = 1 << t if t >= 0 and not closed >> t & 1 else 511 & ~closed
-    count = 0
-    only = -1
-    for s in range(9):
-        if allowed >> s & 1:
-            count += 1
-            only = s
-    if count == 1:
-        active[k] = ONLY + only
-    else:
-        active[k] = FREE_AT
-    k += 1
-    for i in range(n):
-        active[k] = LEGAL_AT + moves[i]
+    allowed = 0
+    if target:
+        t = st[target_slot]
+        allowed = 1 << t if t >= 0 and not closed >> t & 1 else 511 & ~closed
+        count = 0
+        only = -1
+        for s in range(9):
+            if allowed >> s & 1:
+                count += 1
+                only = s
+        if count == 1:
+            active[k] = ONLY + only
+        else:
+            active[k] = FREE_AT
         k += 1
+        for i in range(n):
+            active[k] = LEGAL_AT + moves[i]
+            k += 1
     mine_won = COMPLETING[st[won + me]]
     theirs_won = COMPLETING[st[won + 1 - me]]
-    win_now = False
+    found = 0
     for s in range(9):
-        if closed >> s & 1:
+        if closed >> s & 1 or not sections >> s & 1:
             continue
         mine = st[9 * me + s]
         theirs = st[9 * (1 - me) + s]
@@ -157,8 +176,8 @@ def encode_rest(st, won, closed_slot, target_slot, to_move_slot, moves, n, activ
         if mine_won >> s & 1:
             active[k] = MY_DECISIVE + s
             k += 1
-            if threat and allowed >> s & 1:
-                win_now = True
+            if threat:
+                found |= 1 << s
         if theirs_won >> s & 1:
             active[k] = THEIR_DECISIVE + s
             k += 1
@@ -168,10 +187,10 @@ def encode_rest(st, won, closed_slot, target_slot, to_move_slot, moves, n, activ
         if OPEN_LINE[mine]:
             active[k] = THEIR_WINNABLE + s
             k += 1
-    if win_now:
+    if (found | wins) & allowed:
         active[k] = WIN_NOW
         k += 1
-    return k
+    return k, found
 
 
 @njit(cache=True)
