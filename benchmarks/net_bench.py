@@ -6,8 +6,10 @@ Sections (each measured in this run, on this machine):
   Tic-Tac-Toe and Sansumoku for ``max``'s search with playouts alone
   (``max0``), the shipped ``max`` (a playout and a network evaluation a
   leaf), the network alone (``netmax``: a network evaluation counts as a
-  simulation) and half and half (``netmix``); median of interleaved rounds,
-  and the ratios to ``max0``.
+  simulation) and half and half (``netmix``), and the best-first search
+  (``bestfirst``: a simulation expands one node and values each of its some
+  eight children by the network); median of interleaved rounds, and the
+  ratios to ``max0``.
 * ``match``: the shipped ``max`` (and, with ``--players``, ``netmax`` or
   ``netmix``) against ``max0`` (``max`` as it was before the network, kept as
   a benchmark player) at equal time per move, colours alternating; the score
@@ -60,7 +62,7 @@ def rate(game_id: str, name: str, net: ValueNet, simulations: int) -> float:
 
 
 def speed(game_ids: Sequence[str], rounds: int = 5, simulations: int = 200_000) -> None:
-    names = ("max0", "max", "netmax", "netmix")
+    names = ("max0", "max", "netmax", "netmix", "bestfirst")
     for game_id in game_ids:
         net = shipped(game_id)
         note = "shipped network" if net is not None else "random network of 128 hidden units"
@@ -75,7 +77,7 @@ def speed(game_ids: Sequence[str], rounds: int = 5, simulations: int = 200_000) 
         base = statistics.median(rates["max0"])
         for name in names:
             median = statistics.median(rates[name])
-            print(f"  {name:7} {median:12,.0f}/s   ×{median / base:.2f} of max0")
+            print(f"  {name:9} {median:12,.0f}/s   ×{median / base:.2f} of max0")
 
 
 def match(

@@ -80,11 +80,21 @@ class BestFirstSearch:
 
     def warm_up(self) -> None:
         """Load (or compile) the search's code now rather than on a move's clock: a search
-        of the initial position, and a copy of its tree as a kept tree is copied."""
+        of the initial position, and what finding a kept tree's part takes (a move played,
+        positions compared, the tree copied)."""
+        from sansu.ai.compiled import kernel, same_position
         from sansu.ai.kernels import bestfirst
         from sansu.core.registry import load_game
 
-        self.run(load_game(self.game_id).initial_state(), simulations=2)
+        state = load_game(self.game_id).initial_state()
+        self.run(state, simulations=2)
+        k = kernel(self.game_id)
+        root = k.from_state(state)
+        moves = np.empty(MAX_MOVES, dtype=np.int16)
+        k.legal(root, moves)
+        after = root.copy()
+        k.play(after, int(moves[0]))
+        same_position(k, after, root)
         size = len(self._room(1)[0])
         bestfirst.compact(0, self._room(1), _new_tree(size), np.empty(size, dtype=np.int64))
         self._kept = None
