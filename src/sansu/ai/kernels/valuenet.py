@@ -10,8 +10,9 @@ that an evaluation costs about one random playout, which is what it replaces
 Most features are zero, so the first layer adds up the rows of the active
 ones only (the idea of NNUE's accumulator), and in the search those rows are
 int16 (NNUE's quantised first layer), half the bytes to read. The best-first
-search updates it as NNUE does: a node's marks are summed once for all its
-children (:func:`encode_marks`, :func:`encode_rest`).
+search updates it as NNUE does: a node's marks and its sections other than
+its children's are summed once for all of them (:func:`encode_marks`,
+:func:`encode_part`).
 
 Feature layout (cells in the kernels' bit order ``9 * section + position``):
 
