@@ -1,6 +1,8 @@
 """Test settings: hypothesis runs derandomised in CI so a red build can be replayed."""
 
 import os
+import sys
+from pathlib import Path
 
 from hypothesis import HealthCheck, settings
 
@@ -42,3 +44,20 @@ def pytest_collection_modifyitems(items: list) -> None:  # type: ignore[type-arg
     rank = {path: i for i, path in enumerate(LONG_FIRST)}
     order = {id(item): rank.get(item.nodeid.split("::")[0], len(rank)) for item in items}
     items.sort(key=lambda item: order[id(item)])  # stable: the rest keep their order
+
+
+def pytest_configure(config) -> None:  # type: ignore[no-untyped-def]
+    """With a kernel source edited since ``scripts/setup-env`` built the compiled code, its
+    cache goes before any test loads it: numba checks only the file of the function it
+    caches, so a kernel calling an edited function of another file would run, and pass
+    or fail, as the old code (``scripts/test`` builds afresh first; this guards a bare
+    ``pytest``). The stamp then says a build of today's code was cut short, which is
+    what the cache holds, so that the next edit is caught too. Once, in the process
+    that starts the workers."""
+    stamp = Path(sys.prefix) / ".compiled"
+    if hasattr(config, "workerinput") or os.environ.get("NUMBA_CACHE_DIR") or not stamp.exists():
+        return
+    from sansu import warmup
+
+    if warmup.ensure(stamp, now=False):  # the old code went: what numba caches now is today's
+        stamp.write_text(f"{warmup.fingerprint()} {warmup.PARTIAL}\n")
