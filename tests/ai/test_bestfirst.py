@@ -85,8 +85,9 @@ def test_children_are_the_legal_moves_valued_by_the_network(game_id, seed, plies
 @settings(max_examples=15, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1), plies=st.integers(0, 60))
 def test_a_child_shares_its_parents_sums_and_is_valued_as_if_afresh(game_id, seed, plies) -> None:
-    """The search sums the parent's marks once and adds each child's own rows; every
-    child's value is still the kernel's evaluation of it from scratch."""
+    """The search sums a node's marks and other sections once for all its children and
+    adds each child's own rows; every child's value is still the kernel's evaluation of
+    it from scratch."""
     state = random_position(game_id, seed, plies)
     search = BestFirstSearch(game_id, shipped(game_id), reuse=False)
     k = kernel(game_id)
