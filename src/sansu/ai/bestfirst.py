@@ -262,10 +262,13 @@ def _new_tree(size: int) -> tuple[np.ndarray, ...]:
 
 
 def _mark_lost(arrays: tuple, losing: set[int]) -> None:
-    """Mark the root's children of the moves ``losing`` as proven lost."""
+    """Mark the root's children of the moves ``losing`` as proven lost, and the root's
+    value as their minimax again (the kernel's backup trusts it)."""
     from sansu.ai.kernels.bestfirst import WIN
 
     first, count, move, _, value, total = arrays
-    for c in _children(first, count, 0):
+    children = _children(first, count, 0)
+    for c in children:
         if int(move[c]) in losing:
             value[c] = total[c] = 1.0 - WIN
+    value[0] = 1.0 - max(value[c] for c in children)

@@ -44,6 +44,14 @@ WIN = 10_000.0
 """A proven win's value; a proven loss is ``1 − WIN``."""
 DEPTH = 100
 """Deeper than any game of the sectioned games (81 cells)."""
+VECTOR = {"reassoc", "contract", "arcp", "nsz"}
+"""The compiler flags a game's ``best_first`` is built with: the network's sums may be
+reordered, so vectorised (the inlined code takes its caller's flags), while infinities
+and NaNs keep their meaning for the tree's comparisons."""
+ROOTS = 1 << 14
+"""Visits below which the way down reads ``1/√n`` and ``1/(n + 1)`` from tables."""
+INVERSE_ROOT = np.concatenate(([0.0], 1.0 / np.sqrt(np.arange(1.0, ROOTS))))
+INVERSE = np.concatenate(([0.0], 1.0 / np.arange(1.0, ROOTS + 1)))
 
 
 @njit(inline="always")
@@ -144,7 +152,6 @@ def search(legal, play, slots, root, arrays, top, n, minimax, c, fpu, weights):
     result = slots[4]
     path = np.empty(DEPTH, dtype=np.int64)
     room = first.shape[0] - MAX_MOVES
-    c2 = c * c
     for _ in range(n):
         if top > room or abs(value[0]) >= WIN / 2:
             break
@@ -153,14 +160,21 @@ def search(legal, play, slots, root, arrays, top, n, minimax, c, fpu, weights):
         d = 0
         path[0] = 0
         while sims[node] > 0 and st[result] == ONGOING:
-            spread = c2 * math.log2(sims[node])
+            spread = c * math.sqrt(math.log2(sims[node]))
             best = -1
             score = -math.inf
             f = first[node]
             for ch in range(f, f + count[node]):
                 s = sims[ch]
-                u = minimax * value[ch] + (1.0 - minimax) * total[ch] / (s + 1.0)
-                u += fpu if s == 0 else math.sqrt(spread / s)
+                if s == 0:
+                    u = minimax * value[ch] + (1.0 - minimax) * total[ch] + fpu
+                elif s < ROOTS:
+                    i = int(s)
+                    u = (minimax * value[ch] + (1.0 - minimax) * total[ch] * INVERSE[i + 1]
+                         + spread * INVERSE_ROOT[i])  # fmt: skip
+                else:
+                    u = (minimax * value[ch] + (1.0 - minimax) * total[ch] / (s + 1.0)
+                         + spread / math.sqrt(s))  # fmt: skip
                 if u > score:
                     score = u
                     best = ch
@@ -169,19 +183,37 @@ def search(legal, play, slots, root, arrays, top, n, minimax, c, fpu, weights):
             path[d] = best
             node = best
         if st[result] != ONGOING:
+            was = value[node]
             v = 0.5 if st[result] == DRAWN else WIN
             value[node] = v
             total[node] = v * (sims[node] + 1.0)
             d -= 1
+            scan = False
         else:
             top = expand(legal, play, slots, node, st, arrays, top, weights, scratch)
+            was = 0.0
+            scan = True  # every child is new: the node's best is looked for afresh
         for j in range(d, -1, -1):
             p = path[j]
-            best_child = -math.inf
-            f = first[p]
-            for ch in range(f, f + count[p]):
-                best_child = max(best_child, value[ch])
-            value[p] = 1.0 - best_child
+            old = value[p]
+            if not scan:
+                # Only the child on the path changed, from ``was`` to ``now``: the
+                # node's value 1 − (its best child's) moves only if that child passes
+                # the best or was the best and fell. Compared as the stored 1 − x,
+                # which falls as x grows, so the value is the one a scan would give.
+                now = np.float32(1.0 - value[path[j + 1]])
+                if now < old:
+                    value[p] = now
+                elif now > old:
+                    scan = np.float32(1.0 - was) <= old
+            if scan:
+                best_child = -math.inf
+                f = first[p]
+                for ch in range(f, f + count[p]):
+                    best_child = max(best_child, value[ch])
+                value[p] = 1.0 - best_child
+                scan = False
+            was = old
             total[p] += value[p]
             sims[p] += 1.0
     return top

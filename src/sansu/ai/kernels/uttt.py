@@ -372,7 +372,7 @@ def search(
     )  # fmt: skip
 
 
-@njit(cache=True)
+@njit(cache=True, fastmath=bestfirst.VECTOR)
 def best_first(root, arrays, top, n, minimax, c, fpu, weights):
     """:func:`sansu.ai.kernels.bestfirst.search` with this game's rules: ``n`` simulations
     more from ``root`` into the tree ``arrays``; its new top."""
