@@ -30,10 +30,10 @@ def test_max0_is_max_before_the_search_work_and_stays_so(game_id) -> None:
         assert getattr(max0, key) == value, key
 
 
-NET_LEVELS = {("uttt", "hard"), ("uttt", "max"), ("sansumoku", "hard")}
+NET_LEVELS = {("uttt", "hard"), ("sansumoku", "hard")}
 """The playout levels whose match against the same level without the network said it is
 stronger (see :mod:`sansu.ai.levels`)."""
-BESTFIRST_LEVELS = {("sansumoku", "max")}
+BESTFIRST_LEVELS = {("uttt", "max"), ("sansumoku", "max")}
 """The levels that search best-first on the network, measured stronger than the playout
 search they replaced."""
 

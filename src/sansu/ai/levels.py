@@ -102,19 +102,31 @@ COMPILED = {
 }
 """Ultimate Tic-Tac-Toe and Sansumoku: the search runs compiled, some 10⁵ simulations/s."""
 
+BESTFIRST = {"bestfirst": True, "c_uct": 0.41, "fpu": 0.4, "minimax": 0.3, "reuse": True}
+"""The best-first search's settings. Ultimate Tic-Tac-Toe, 100 ms a move, against ``max``,
+without the kept tree, 60 games each: ``minimax`` 0.3 scored 52.5%, 0.6 42.5% (40 games)
+and 1.0 42.5%; at 0.6, ``c_uct`` 0.3 48.3% and 0.6 50.0%, ``fpu`` 0.2 40.8% and 0.7 35.8%;
+with the kept tree at ``minimax`` 0.3, 52.5% over 100 games (docs/ai.md)."""
+
 UTTT = {
     **COMPILED,
     "medium": Level("medium", 500, 3_000, c_uct=0.5, playout=6),
     "hard": Level("hard", 1_000, 25_000, c_uct=0.5, playout=6, net_visits=30),
-    "max": Level(
-        "max", 2_000, None, c_uct=0.35, playout=6, reuse=True, net=0.25, net_visits=30,
-        prior=1.0,
-    ),
+    "max": Level("max", 2_000, None, **BESTFIRST),  # type: ignore[arg-type]
 }
 """Ultimate Tic-Tac-Toe: from ``medium`` up the tree splits a free move into section and
-cell, and playouts avoid handing the opponent a win at once; ``max`` keeps its tree from
-one move to the next. Against OpenSpiel's bot (40 games each, 200 ms a move) these took
-``max`` from 80% (plain playouts) to 88% (split free moves) and 91–94% (kept tree);
+cell, and playouts avoid handing the opponent a win at once; ``max`` searches best-first
+on the shipped network, with no playouts, as Sansumoku's does (:data:`BESTFIRST`). Against
+the strongest public C bot at 100 ms a move it scored more than :data:`UTTT_PUCT`, the
+``max`` of before, and head to head it scored level with it or better (docs/ai.md)."""
+
+UTTT_PUCT = Level(
+    "max", 2_000, None, c_uct=0.35, playout=6, reuse=True, net=0.25, net_visits=30, prior=1.0
+)
+"""Ultimate Tic-Tac-Toe's strongest playout search, its ``max`` before the best-first
+search: what a policy run's self-play searches with (:mod:`sansu.ai.training.pipeline`).
+It keeps its tree from one move to the next. Against OpenSpiel's bot (40 games each, 200 ms
+a move) these took it from 80% (plain playouts) to 88% (split free moves) and 91–94% (kept tree);
 ``c_uct`` 0.3 scored 62%, 0.8 85% and 1.1 88%. Over 600 games (three runs of 200,
 ``benchmarks/ai_bench.py --only openspiel``) ``max`` scored 91.5%, 89.5–92.5% per run; with
 the faster playouts, 95.2% (91.4–97.4%) over 200; with the network and the
@@ -166,12 +178,6 @@ SUMODOKU = {**GENERIC, "max": Level("max", 3_000, None, c_uct=0.4, vision="solve
 −38; ``sansu match sumodoku max:c_uct=0.4 max --time-ms 200 --games 100 --jobs 2 --seed 93``)
 and 75.0% over 60 at 500 ms (62.8–84.2%, +45 −15; seed 94). The lower levels keep 0.8."""
 
-BESTFIRST = {"bestfirst": True, "c_uct": 0.41, "fpu": 0.4, "minimax": 0.3, "reuse": True}
-"""The best-first search's settings. Ultimate Tic-Tac-Toe, 100 ms a move, against ``max``,
-without the kept tree, 60 games each: ``minimax`` 0.3 scored 52.5%, 0.6 42.5% (40 games)
-and 1.0 42.5%; at 0.6, ``c_uct`` 0.3 48.3% and 0.6 50.0%, ``fpu`` 0.2 40.8% and 0.7 35.8%;
-with the kept tree at ``minimax`` 0.3, 52.5% over 100 games (docs/ai.md)."""
-
 SANSUMOKU_PUCT = Level(
     "max", 2_000, None, c_uct=0.35, playout=9, reuse=True, net=0.25, net_visits=30, prior=1.0
 )
@@ -206,7 +212,7 @@ the ``max`` of before the policy network (``c_uct`` 0.5, no priors), 200 games e
 (68.3–80.3%) as the benchmark player and 74.5% (68.0–80.0%) as this level; against ``hard``
 at their own budgets 92.5% over 20 games (73.1–98.2%; see docs/ai.md)."""
 
-PLAYOUT_MAX = {"sansumoku": SANSUMOKU_PUCT}
+PLAYOUT_MAX = {"uttt": UTTT_PUCT, "sansumoku": SANSUMOKU_PUCT}
 """The games whose ``max`` searches best-first, with their strongest playout search."""
 
 PER_GAME: dict[str, dict[str, Level]] = {
