@@ -13,8 +13,11 @@ side's mean and slowest move. Without ``--bot`` the opponent is sansu's own ``ma
 through the protocol (``sansu codingame uttt``): a check of the harness, expected near
 50%. docs/ai.md gives the figures against the strongest bot obtained.
 
+With ``--engine`` sansu's player is itself a program, ``sansu engine uttt --level
+PLAYER``, as a user would run it, told the moves so far and ``go time_ms T`` each turn.
+
 Usage: ``python benchmarks/codingame_bench.py [--bot CMD] [--player NAME] [--games N]
-[--time-ms T] [--first-ms F] [--varied V] [--jobs J] [--seed S]`` (``F``: sansu's first
+[--time-ms T] [--first-ms F] [--varied V] [--engine] [--jobs J] [--seed S]`` (``F``: sansu's first
 move, as the 1,000 ms CodinGame gives a first turn; by default ``T`` like the others.
 ``V``: sansu's first ``V`` moves are drawn among its search's candidates with odds ∝
 visits, so that a player that searches without chance, against a bot that answers alike
@@ -116,15 +119,76 @@ class Varied:
         return dataclasses.replace(analysis, move=move)
 
 
+class Engine:
+    """sansu's player as any program would use it: ``sansu engine uttt --level PLAYER``,
+    one process a game, told the moves so far and ``go time_ms T`` each turn. Its first
+    ``plies`` moves, when varied, are drawn as :class:`Varied` draws them, by the same
+    player in this process (the engine prints no candidates); it plays the rest."""
+
+    def __init__(self, level: str, opening: Any, plies: int, seed: int, first_ms: Any) -> None:
+        command = [sys.executable, "-m", "sansu", "engine", "uttt", "--level", level]
+        self.process = subprocess.Popen(
+            command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
+        )
+        self.opening = Varied(opening, plies, seed) if plies else None
+        self.plies = plies
+        self.first_ms = first_ms
+        self.moved = False
+        self.moves: list[str] = []
+
+    def _ask(self, line: str, until: str) -> str:
+        assert self.process.stdin is not None and self.process.stdout is not None
+        self.process.stdin.write(line + "\n")
+        self.process.stdin.flush()
+        while True:
+            answer = self.process.stdout.readline()
+            if not answer:
+                raise RuntimeError(f"sansu engine ended at {line!r}")
+            if answer.startswith(until) or answer.startswith("error"):
+                if answer.startswith("error"):
+                    raise RuntimeError(f"sansu engine answered {answer.strip()!r} to {line!r}")
+                return answer
+
+    def warm_up(self) -> None:
+        """Wait until the engine has loaded its compiled code (it answers once it has)."""
+        self._ask("moves", "ok")
+        if self.opening is not None:
+            self.opening.warm_up()
+
+    def choose(self, state: Any, time_ms: Any = None, simulations: Any = None) -> Any:
+        if state.last_move is not None:
+            self.moves.append(str(state.last_move))
+        if self.first_ms is not None and not self.moved:
+            time_ms = self.first_ms
+        self.moved = True
+        if self.plies > 0 and self.opening is not None:
+            self.plies -= 1
+            move = self.opening.choose(state, time_ms=time_ms, simulations=simulations).move
+        else:
+            self._ask("moves " + " ".join(self.moves), "ok")
+            move = self._ask(f"go time_ms {time_ms}", "bestmove").split()[1]
+        self.moves.append(str(move))
+        return type("Chosen", (), {"move": sansu.load_game("uttt").parse_move(str(move))})()
+
+    def close(self) -> None:
+        if self.process.stdin is not None:
+            self.process.stdin.close()
+        self.process.wait()
+
+
 def one_game(task: dict[str, Any]) -> Outcome:
     game = sansu.load_game("uttt")
-    bots: list[Bot] = []
+    bots: list[Any] = []
 
     def factory(g: Any, name: str, seed: int) -> Any:
         if name == "bot":
             bots.append(Bot(task["bot"]))
             return bots[-1]
         player = make_player(g, name, seed=seed)
+        if task.get("engine"):
+            varied = task.get("varied", 0)
+            bots.append(Engine(name, player, varied, seed, task.get("first_ms")))
+            return bots[-1]
         first_ms = task.get("first_ms")
         player = player if first_ms is None else FirstLonger(player, first_ms)
         varied = task.get("varied", 0)
@@ -180,16 +244,22 @@ def main(argv: Sequence[str] | None = None) -> None:
         "--varied", type=int, default=0,
         help="sansu's first N moves drawn among its candidates with odds ∝ visits",
     )  # fmt: skip
+    parser.add_argument(
+        "--engine", action="store_true",
+        help="sansu's player through `sansu engine`, a program of its own, as users run it",
+    )  # fmt: skip
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args(argv if argv is not None else [])
     todo = [
         {"bot": args.bot, "player": args.player, "time_ms": args.time_ms,
-         "first_ms": args.first_ms, "seed": args.seed, "varied": args.varied, "index": i}
+         "first_ms": args.first_ms, "seed": args.seed, "varied": args.varied, "index": i,
+         "engine": args.engine}
         for i in range(args.games)
     ]  # fmt: skip
     first = "" if args.first_ms is None else f", its first move {args.first_ms} ms"
     first += f", its first {args.varied} moves drawn ∝ visits" if args.varied else ""
+    first += ", through `sansu engine`" if args.engine else ""
     print(f"== {args.player} against {args.bot} ({args.games} games{first})")
     if args.jobs <= 1:
         outcomes = [one_game(t) for t in todo]

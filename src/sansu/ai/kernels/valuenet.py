@@ -235,7 +235,10 @@ def accumulate(h, w1, active, start, stop):
 
 @njit(cache=True, fastmath=True, inline="always")
 def output(h, w2, b2):
-    """The network's value in [-1, 1] from its first layer's sums ``h``."""
+    """The network's value in [-1, 1] from its first layer's sums ``h``.
+
+    Inlined, it is compiled with its caller's flags, not these: a caller that wants
+    the sum vectorised allows reassociation itself (``bestfirst.VECTOR``)."""
     out = b2[0]
     for j in range(h.shape[0]):
         out += max(np.float32(h[j]), np.float32(0.0)) * w2[j]
