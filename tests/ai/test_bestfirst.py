@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import sansu
-from sansu.ai.bestfirst import BestFirstSearch
+from sansu.ai.bestfirst import BestFirstSearch, _mark_lost
 from sansu.ai.compiled import kernel
 from sansu.ai.kernels import bestfirst as B
 from sansu.ai.kernels.sectioned import MAX_MOVES
@@ -150,6 +150,53 @@ def test_a_solved_win_is_played_and_a_lost_move_avoided() -> None:
         if found == 8:
             break
     assert found == 8
+
+
+def test_a_drawn_roots_lost_moves_stay_lost_and_every_value_is_its_childrens_minimax() -> None:
+    """The endgame marks a drawn root's losing moves lost before the search goes on; the
+    kernel's backup, which rescans a node only when its best child fell, must find the
+    root's value set to match."""
+    k = kernel("uttt")
+    found = 0
+    memo: dict = {}
+    for seed in range(300):
+        state = near_the_end(seed, 9)
+        if minimax(state, memo) != 0:
+            continue
+        losing = {m for m in state.legal_moves() if state.play(m).result is None
+                  and minimax(state.play(m), memo) > 0}  # fmt: skip
+        if not losing:
+            continue
+        search = BestFirstSearch("uttt", shipped("uttt"), reuse=False, endgame=30)
+        stats = search.run(state, simulations=3000)
+        assert stats.candidates[0].move not in losing, f"seed {seed}"
+        arrays = search._room(stats.nodes)
+        value = arrays[4]
+        for node, _ in walk(search, k, state, stats.nodes):
+            kids = children(arrays, node)
+            if len(kids):
+                assert value[node] == np.float32(1.0 - max(value[c] for c in kids)), seed
+        found += 1
+        if found == 4:
+            break
+    assert found == 4
+    # The root's best child marked lost as the search does it, once the root is
+    # expanded: the root's value must follow at once, or the backup, trusting it, keeps
+    # a value no child has.
+    state = random_position("uttt", 3, 10)
+    search = BestFirstSearch("uttt", shipped("uttt"), reuse=False)
+    top = search.run(state, simulations=1).nodes
+    arrays = search._room(top)
+    assert arrays[3][0] == 1 and all(arrays[3][c] == 0 for c in children(arrays, 0))
+    best = max(children(arrays, 0), key=lambda c: arrays[4][c])
+    _mark_lost(arrays, {int(arrays[2][best])})
+    assert arrays[4][0] == np.float32(1.0 - max(arrays[4][c] for c in children(arrays, 0)))
+    top = search._search(k, k.from_state(state), top, 3)
+    arrays = search._room(top)
+    for node, _ in walk(search, k, state, top):
+        kids = children(arrays, node)
+        if len(kids):
+            assert arrays[4][node] == np.float32(1.0 - max(arrays[4][c] for c in kids))
 
 
 @pytest.mark.parametrize("game_id", GAMES)

@@ -103,10 +103,11 @@ COMPILED = {
 """Ultimate Tic-Tac-Toe and Sansumoku: the search runs compiled, some 10⁵ simulations/s."""
 
 BESTFIRST = {"bestfirst": True, "c_uct": 0.41, "fpu": 0.4, "minimax": 0.3, "reuse": True}
-"""The best-first search's settings. Ultimate Tic-Tac-Toe, 100 ms a move, against ``max``,
-without the kept tree, 60 games each: ``minimax`` 0.3 scored 52.5%, 0.6 42.5% (40 games)
-and 1.0 42.5%; at 0.6, ``c_uct`` 0.3 48.3% and 0.6 50.0%, ``fpu`` 0.2 40.8% and 0.7 35.8%;
-with the kept tree at ``minimax`` 0.3, 52.5% over 100 games (docs/ai.md)."""
+"""The best-first search's settings. Ultimate Tic-Tac-Toe, 100 ms a move, against the playout
+``max`` of then (:data:`UTTT_PUCT`), without the kept tree, 60 games each: ``minimax`` 0.3
+scored 52.5%, 0.6 42.5% (40 games) and 1.0 42.5%; at 0.6, ``c_uct`` 0.3 48.3% and 0.6 50.0%,
+``fpu`` 0.2 40.8% and 0.7 35.8%; with the kept tree at ``minimax`` 0.3, 52.5% over 100 games
+(docs/ai.md)."""
 
 UTTT = {
     **COMPILED,
