@@ -76,10 +76,14 @@ def ci_text(score: float, n: int) -> str:
 # -- speed -------------------------------------------------------------------------
 
 
-def our_rate(game_id: str, settings: Any, simulations: int, *, nodes: bool = False) -> float:
-    """Simulations per CPU second of a search with a level's (or an int policy's) settings;
-    with ``nodes``, the tree's nodes made per CPU second instead (a best-first search
-    values each by the network as it makes it)."""
+def our_rate(game_id: str, settings: Any, simulations: int) -> float:
+    """Simulations per CPU second of a search with a level's (or an int policy's) settings."""
+    return our_rates(game_id, settings, simulations)[0]
+
+
+def our_rates(game_id: str, settings: Any, simulations: int) -> tuple[float, float]:
+    """:func:`our_rate`, and the tree's nodes made per CPU second in the same run (a
+    best-first search values each by the network as it makes it)."""
     from sansu.ai.compiled import CompiledSearch
     from sansu.ai.player import compiled_search
 
@@ -90,7 +94,8 @@ def our_rate(game_id: str, settings: Any, simulations: int, *, nodes: bool = Fal
     state = sansu.load_game(game_id).initial_state()
     start = time.process_time()
     stats = search.run(state, simulations=simulations, seed=1)
-    return (stats.nodes if nodes else stats.simulations) / (time.process_time() - start)
+    seconds = time.process_time() - start
+    return stats.simulations / seconds, stats.nodes / seconds
 
 
 def openspiel_rate(simulations: int) -> float | None:
@@ -130,8 +135,9 @@ def speed(rounds: int = 7) -> dict[str, Any]:
             rates["openspiel"].append(ref)
         rates["uniform"].append(our_rate("uttt", 0, 200_000))
         if best_first:  # an expansion values some 8 to 81 children: fewer, to the same time
-            rates["wins"].append(our_rate("uttt", uttt_max, 20_000))
-            rates["evals"].append(our_rate("uttt", uttt_max, 20_000, nodes=True))
+            sims, made = our_rates("uttt", uttt_max, 20_000)
+            rates["wins"].append(sims)
+            rates["evals"].append(made)
         else:
             rates["wins"].append(our_rate("uttt", uttt_max, 200_000))
         rates["netmax"].append(our_rate("uttt", netmax, 200_000))

@@ -144,9 +144,9 @@ class Engine:
             answer = self.process.stdout.readline()
             if not answer:
                 raise RuntimeError(f"sansu engine ended at {line!r}")
-            if answer.startswith(until) or answer.startswith("error"):
-                if answer.startswith("error"):
-                    raise RuntimeError(f"sansu engine answered {answer.strip()!r} to {line!r}")
+            if answer.startswith("error"):
+                raise RuntimeError(f"sansu engine answered {answer.strip()!r} to {line!r}")
+            if answer.startswith(until):
                 return answer
 
     def warm_up(self) -> None:
@@ -168,7 +168,7 @@ class Engine:
             self._ask("moves " + " ".join(self.moves), "ok")
             move = self._ask(f"go time_ms {time_ms}", "bestmove").split()[1]
         self.moves.append(str(move))
-        return type("Chosen", (), {"move": sansu.load_game("uttt").parse_move(str(move))})()
+        return type("Chosen", (), {"move": state.game.parse_move(str(move))})()
 
     def close(self) -> None:
         if self.process.stdin is not None:
@@ -185,13 +185,11 @@ def one_game(task: dict[str, Any]) -> Outcome:
             bots.append(Bot(task["bot"]))
             return bots[-1]
         player = make_player(g, name, seed=seed)
+        first_ms, varied = task.get("first_ms"), task.get("varied", 0)
         if task.get("engine"):
-            varied = task.get("varied", 0)
-            bots.append(Engine(name, player, varied, seed, task.get("first_ms")))
+            bots.append(Engine(name, player, varied, seed, first_ms))
             return bots[-1]
-        first_ms = task.get("first_ms")
         player = player if first_ms is None else FirstLonger(player, first_ms)
-        varied = task.get("varied", 0)
         return Varied(player, varied, seed) if varied else player
 
     first = task["index"] % 2

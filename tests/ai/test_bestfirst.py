@@ -170,12 +170,7 @@ def test_a_drawn_roots_lost_moves_stay_lost_and_every_value_is_its_childrens_min
         search = BestFirstSearch("uttt", shipped("uttt"), reuse=False, endgame=30)
         stats = search.run(state, simulations=3000)
         assert stats.candidates[0].move not in losing, f"seed {seed}"
-        arrays = search._room(stats.nodes)
-        value = arrays[4]
-        for node, _ in walk(search, k, state, stats.nodes):
-            kids = children(arrays, node)
-            if len(kids):
-                assert value[node] == np.float32(1.0 - max(value[c] for c in kids)), seed
+        assert_minimax_values(search, k, state, stats.nodes)
         found += 1
         if found == 4:
             break
@@ -191,12 +186,17 @@ def test_a_drawn_roots_lost_moves_stay_lost_and_every_value_is_its_childrens_min
     best = max(children(arrays, 0), key=lambda c: arrays[4][c])
     _mark_lost(arrays, {int(arrays[2][best])})
     assert arrays[4][0] == np.float32(1.0 - max(arrays[4][c] for c in children(arrays, 0)))
-    top = search._search(k, k.from_state(state), top, 3)
+    assert_minimax_values(search, k, state, search._search(k, k.from_state(state), top, 3))
+
+
+def assert_minimax_values(search: BestFirstSearch, k, state, top: int) -> None:
+    """Every expanded node's value is one minus its best child's, as stored."""
     arrays = search._room(top)
+    value = arrays[4]
     for node, _ in walk(search, k, state, top):
         kids = children(arrays, node)
         if len(kids):
-            assert arrays[4][node] == np.float32(1.0 - max(arrays[4][c] for c in kids))
+            assert value[node] == np.float32(1.0 - max(value[c] for c in kids)), node
 
 
 @pytest.mark.parametrize("game_id", GAMES)
