@@ -7,6 +7,10 @@ each waiting request wakes: it tells nobody about its change before that
 commit returned. A failing batch is retried job by job, so one bad job
 cannot sink the others.
 
+On SQLite the statements run on the event loop, and so does the commit while
+the disk is quick (:data:`QUICK_COMMIT`); on a slow disk the commit waits in a
+thread of its own, so the loop goes on serving meanwhile.
+
 SQLite runs in WAL mode with ``synchronous=FULL``, so a commit that returned
 survives a crash of the process or of the machine. PostgreSQL is used as
 is (its default ``fsync=on`` and ``synchronous_commit=on`` give the same).
@@ -38,6 +42,11 @@ MIGRATIONS = Path(__file__).resolve().parents[1] / "migrations"
 MAX_BATCH = 256
 CHECKPOINT_EVERY = 1.0
 """Seconds between SQLite WAL checkpoints while writes go on."""
+QUICK_COMMIT = 0.002
+"""Seconds a durable SQLite commit may take, on average, and still run on the event loop.
+A commit on the loop spares a hand-over to a thread and the loop's wake-up after it
+(about a tenth of a move's CPU at light load), but stalls every socket for its fsync: on a
+disk that takes longer than this, the commits go to their thread instead."""
 
 
 def normalise_url(url: str) -> str:
@@ -141,9 +150,9 @@ class Store:
         self.engine = make_engine(self.url)
         self.dialect = self.engine.dialect.name
         self.inline = self.dialect == "sqlite" if inline is None else inline
-        """SQLite: statements run on the event loop (microseconds each, no GIL handovers)
-        and only the commit, which waits for the disk, in a thread. Other databases answer
-        over the network, so their whole batch runs in the writer thread."""
+        """SQLite: statements run on the event loop (microseconds each, no GIL handovers),
+        and the commit too unless the disk is slow (:data:`QUICK_COMMIT`). Other databases
+        answer over the network, so their whole batch runs in the writer thread."""
         self._queue: queue.Queue[_Job | None] = queue.Queue()
         self._thread: threading.Thread | None = None
         self._pending: list[_Job] = []
@@ -154,6 +163,9 @@ class Store:
         pool pings the server first: a round trip per commit)."""
         self._committer: ThreadPoolExecutor | None = None
         """Commits wait only for each other, never behind other threads' work."""
+        self.commit_average = 0.0
+        """The recent SQLite commits' mean seconds (a moving average): while it stays
+        under :data:`QUICK_COMMIT`, commits run on the event loop."""
         self._checkpointing: asyncio.Task[None] | None = None
         self._checkpointed = 0.0
         self._open = False
@@ -216,7 +228,7 @@ class Store:
             self._queue.put(job)
         return await job.future
 
-    # -- SQLite: statements on the loop, commits in a thread ---------------------------
+    # -- SQLite: statements and quick commits on the loop, slow commits in a thread --------
 
     async def _flush(self) -> None:
         try:
@@ -261,8 +273,13 @@ class Store:
             started = time.perf_counter()
             self._run_jobs(connection, batch)
             written = time.perf_counter()
-            await asyncio.get_running_loop().run_in_executor(self._committer, transaction.commit)
+            if self.commit_average < QUICK_COMMIT:
+                transaction.commit()
+            else:
+                loop = asyncio.get_running_loop()
+                await loop.run_in_executor(self._committer, transaction.commit)
             done = time.perf_counter()
+            self.commit_average += (done - written - self.commit_average) / 8
             self.sql_seconds += written - started
             self.commit_seconds += done - written
             if self.on_commit is not None:
