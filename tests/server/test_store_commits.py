@@ -51,6 +51,17 @@ def committing_threads(store: Store) -> list[int]:
     return seen
 
 
+def write_each(store: Store, count: int) -> int:
+    """Writes rows 0 .. count - 1, a commit each; the event loop's thread."""
+
+    async def main() -> int:
+        for n in range(count):
+            await store.write(row(n))
+        return threading.get_ident()
+
+    return asyncio.run(main())
+
+
 def stored(store: Store) -> list[int]:
     return store.read_now(lambda c: [r.n for r in c.execute(sa.select(PROBE.c.n))])
 
@@ -60,12 +71,7 @@ def test_quick_commits_run_on_the_event_loop(store: Store, monkeypatch: pytest.M
     store.commit_average = 0.0
     threads = committing_threads(store)
 
-    async def main() -> int:
-        for n in range(5):
-            await store.write(row(n))
-        return threading.get_ident()
-
-    loop_thread = asyncio.run(main())
+    loop_thread = write_each(store, 5)
     assert threads == [loop_thread] * 5
     assert store.commit_average < store_module.QUICK_COMMIT
     assert stored(store) == [0, 1, 2, 3, 4]
@@ -117,12 +123,7 @@ def test_commits_come_back_to_the_loop_once_the_disk_is_quick_again(
     store.commit_average = 10.0  # a disk that was slow
     threads = committing_threads(store)
 
-    async def main() -> int:
-        for n in range(40):
-            await store.write(row(n))
-        return threading.get_ident()
-
-    loop_thread = asyncio.run(main())
+    loop_thread = write_each(store, 40)
     assert threads[0] != loop_thread
     assert threads[-1] == loop_thread
     assert store.commit_average < store_module.QUICK_COMMIT
