@@ -134,3 +134,38 @@ def test_a_change_while_the_hello_is_prepared_is_not_lost(api: Api) -> None:
         hello = ws.receive_json()
     assert moved and hello["seq"] == moved[0] and hello["state"] == 1
     assert hello["view"]["last_move"] == "r5c5"
+
+
+def test_a_view_the_same_for_all_is_computed_once_a_move_for_every_seat(
+    api: Api, monkeypatch
+) -> None:
+    """Sudoku Challenge hides its solution from everyone alike: both seats and a spectator
+    are sent one view of each position, computed once, and none shows the solution."""
+    from sansu.games.challenge.game import ChallengeState
+
+    gid, tokens = api.two_players("challenge")
+    calls: list[object] = []
+    view = ChallengeState.view
+    monkeypatch.setattr(
+        ChallengeState, "view", lambda self, player: calls.append(player) or view(self, player)
+    )
+    url = f"/api/games/{gid}/ws"
+    with (
+        api.client.websocket_connect(f"{url}?token={tokens[0]}") as p0,
+        api.client.websocket_connect(f"{url}?token={tokens[1]}") as p1,
+        api.client.websocket_connect(url) as watcher,
+    ):
+        hellos = [ws.receive_json() for ws in (p0, p1, watcher)]
+        assert [h["you"] for h in hellos] == [[0], [1], []]
+        assert hellos[0]["view"] == hellos[1]["view"] == hellos[2]["view"]
+        move = hellos[0]["view"]["legal_moves"][0]
+        calls.clear()
+        p0.send_json({"type": "move", "move": move, "state": hellos[0]["state"]})
+        events = []
+        for ws in (p0, p1, watcher):
+            while (m := ws.receive_json())["type"] != "move":
+                pass
+            events.append(m)
+        assert calls == [None]  # the spectators' view, for every seat too
+        assert events[0]["view"] == events[1]["view"] == events[2]["view"]
+        assert events[0]["view"]["ply"] == 1 and "solution" not in json.dumps(events[0])

@@ -162,6 +162,11 @@ class State(ABC):
     ply: int
     """How many moves led here."""
 
+    same_view_for_all: ClassVar[bool] = False
+    """True where :meth:`view` hides something from everyone alike (Sudoku Challenge's
+    solution): every seat and spectator is then shown one view of a position, which a
+    server computes once rather than once per seat."""
+
     @abstractmethod
     def legal_moves(self) -> list[Move]:
         """Every legal move of :attr:`to_move` (empty when the game is over)."""

@@ -18,6 +18,8 @@ class ChallengeView:
     """The JSON of a position (mixed into the state, whose fields it reads)."""
 
     __slots__ = ()
+    same_view_for_all = True
+    """Only the solution is hidden, and from everyone."""
 
     def cells_json(self) -> list[dict[str, Any] | None]:
         grid, owner = self._grid, self._owner

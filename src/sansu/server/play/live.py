@@ -214,13 +214,16 @@ class LiveGame:
     touched: float = field(default_factory=time.monotonic)
     """When a request last used this game (idle games leave memory)."""
     hidden: bool = False
-    """The game keeps information from its players: views differ by seat."""
+    """The game keeps information from its players (a hidden solution)."""
+    per_seat: bool = False
+    """Views differ by seat: each seat's is computed and sent apart."""
     _views: dict[int | None, str] = field(default_factory=dict)
     _views_version: int = -1
     _status_json: str | None = None
 
     def __post_init__(self) -> None:
         self.hidden = hides_information(self.state)
+        self.per_seat = self.hidden and not self.state.same_view_for_all
 
     # -- seats -------------------------------------------------------------------------
 
@@ -261,9 +264,9 @@ class LiveGame:
 
     def view_json(self, viewer: int | None) -> str:
         """``view(viewer)`` as JSON, computed once per state number (and per seat only
-        in games that hide something)."""
+        in games whose views differ by seat)."""
         self._fresh_cache()
-        key = viewer if self.hidden else None
+        key = viewer if self.per_seat else None
         text = self._views.get(key)
         if text is None:
             text = self._views[key] = dumps(self.state.view(key))
