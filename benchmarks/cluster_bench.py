@@ -231,7 +231,12 @@ class Meter:
 
     def line(self, name: str) -> str:
         assert self.first is not None and self.last is not None
-        cpu, xacts, fetched, moves = (b - a for a, b in zip(self.first, self.last, strict=True))
+        return self.row(name, [b - a for a, b in zip(self.first, self.last, strict=True)])
+
+    @staticmethod
+    def row(name: str, used: list[float]) -> str:
+        """A table row of what was used: CPU seconds, transactions, rows fetched, moves."""
+        cpu, xacts, fetched, moves = used
         moves = max(moves, 1.0)
         return (
             f"| {name} | {moves:.0f} | {1000 * cpu / moves:.2f} ms | {xacts / moves:.1f}"
@@ -270,11 +275,13 @@ async def measure(
     await asyncio.sleep(args.warmup)
     for meter in meters.values():
         meter.start()
+    during: dict[str, list[float]] = {"one": [0.0] * 4, "three": [0.0] * 4}
     for _ in range(args.rounds):
         for side, stats in (("one", one), ("three", three)):
-            got, seconds, _ = await timed_round(stats, (one, three), each)
+            got, seconds, used = await timed_round(stats, (one, three), each, meters[side])
             elapsed[side] += seconds
             pooled[side] += got
+            during[side] = [a + b for a, b in zip(during[side], used, strict=True)]
             loads.append(os.getloadavg()[0])
     if args.ramp:
         await ramp(clients, {"one": one, "three": three}, args, meters)
@@ -316,6 +323,16 @@ async def measure(
     print("|---|---|---|---|---|")
     print(meters["one"].line("1 node"))
     print(meters["three"].line("3 nodes"))
+    print("the same, counted only while the side's own rounds were measured (not while it")
+    print("waited for the other side's, nor its warm-up), as server_bench.py counts a server:")
+    print("| per move stored | moves stored | node CPU | DB transactions | rows fetched |")
+    print("|---|---|---|---|---|")
+    print(Meter.row("1 node", during["one"]))
+    print(Meter.row("3 nodes", during["three"]))
+    ratio = (during["three"][0] / max(during["three"][3], 1)) / (
+        during["one"][0] / max(during["one"][3], 1)
+    )
+    print(f"3 nodes ÷ 1 node, node CPU per move in the rounds: {ratio:.2f}x (aim: 1.5x)")
     print("inside the nodes (the single node first):")
     for line in inside:
         print(f"  {line}")
