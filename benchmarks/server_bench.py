@@ -97,6 +97,8 @@ class Seat:
         think: float,
         stop: asyncio.Event,
         leader: bool,
+        *,
+        always: bool = False,
     ) -> None:
         self.url = url
         self.game_id = game_id
@@ -106,6 +108,9 @@ class Seat:
         self.think = think
         self.stop = stop
         self.leader = leader
+        self.always = always
+        """Plays through the echo's rounds too (a game against the computer: its searches
+        load the machine in both kinds of round alike)."""
         self.pending: dict[int, float] = {}
         self.next_id = 0
 
@@ -170,7 +175,7 @@ class Seat:
 
     async def _move(self, ws: Any, view: dict[str, Any], state: int) -> None:
         await asyncio.sleep(self.rng.uniform(0, 2 * self.think))
-        while not self.stats.playing.is_set():  # the echo's round: think again
+        while not (self.always or self.stats.playing.is_set()):  # the echo's round: wait
             await asyncio.sleep(self.rng.uniform(0, 2 * self.think))
         moves = [m for m in view["legal_moves"] if m not in AVOID] or view["legal_moves"]
         if not moves:
@@ -229,9 +234,14 @@ def percentile(values: list[float], fraction: float) -> float:
 
 
 async def create_games(
-    url: str, games: int, computer_games: int, rng: random.Random
+    url: str,
+    games: int,
+    computer_games: int,
+    rng: random.Random,
+    against_computer: set[str] | None = None,
 ) -> list[tuple[str, str, bool]]:
-    """(game id, token, leader) for every human seat."""
+    """(game id, token, leader) for every human seat; the ids of the games against the
+    computer go into ``against_computer``."""
     seats: list[tuple[str, str, bool]] = []
     limits = httpx.Limits(max_connections=20)
     async with httpx.AsyncClient(base_url=url, timeout=60, limits=limits) as c:
@@ -260,6 +270,8 @@ async def create_games(
                 r = await c.post("/api/games", json=body)
                 r.raise_for_status()
                 seats.append((r.json()["id"], r.json()["token"], True))
+                if against_computer is not None:
+                    against_computer.add(r.json()["id"])
 
         await asyncio.gather(
             *(human_game(i) for i in range(games)),
@@ -277,7 +289,8 @@ async def drive(
     stats = Stats()
     stop = asyncio.Event()
     started = time.perf_counter()
-    seats = await create_games(url, args.games, args.computer_games, rng)
+    against_computer: set[str] = set()
+    seats = await create_games(url, args.games, args.computer_games, rng, against_computer)
     print(
         f"  created {args.games + args.computer_games} games in "
         f"{time.perf_counter() - started:.1f} s; connecting {len(seats)} clients"
@@ -292,6 +305,7 @@ async def drive(
             args.think_ms / 1000,
             stop,
             leader,
+            always=gid in against_computer,
         )
         for i, (gid, token, leader) in enumerate(seats)
     ]
