@@ -32,6 +32,7 @@ import random
 import shlex
 import subprocess
 import sys
+import types
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
@@ -67,7 +68,7 @@ class Bot:
         move = from_cell(" ".join(answer.split()[:2]))  # a bot may add a message after
         if move not in moves:
             raise RuntimeError(f"the bot played {answer.strip()!r}, not a valid action")
-        return type("Chosen", (), {"move": move})()
+        return types.SimpleNamespace(move=move)
 
     def close(self) -> None:
         self.process.kill()
@@ -168,7 +169,7 @@ class Engine:
             self._ask("moves " + " ".join(self.moves), "ok")
             move = self._ask(f"go time_ms {time_ms}", "bestmove").split()[1]
         self.moves.append(str(move))
-        return type("Chosen", (), {"move": state.game.parse_move(str(move))})()
+        return types.SimpleNamespace(move=state.game.parse_move(str(move)))
 
     def close(self) -> None:
         if self.process.stdin is not None:
