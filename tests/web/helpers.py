@@ -136,26 +136,32 @@ class Player:
         return int(self.page.get_attribute(".board-host", "data-ply"))
 
     def wait_ply(self, ply: int, timeout: float = TURN_TIMEOUT_MS) -> None:
-        self.page.wait_for_function(
-            "n => Number(document.querySelector('.board-host')?.dataset.ply) >= n",
-            arg=ply,
-            timeout=timeout,
-        )
+        try:
+            self.page.wait_for_function(
+                "n => Number(document.querySelector('.board-host')?.dataset.ply) >= n",
+                arg=ply,
+                timeout=timeout,
+            )
+        except Exception as error:
+            raise self.failure(f"the page never showed ply {ply}") from error
 
     def wait_turn_or_end(self, timeout: float = TURN_TIMEOUT_MS, *, mine: bool = False) -> bool:
         """Waits until it is this tab's move (True) or the game is over (False).
 
         A tab holding every seat moves whenever anyone is to move; with ``mine``
         (an opponent elsewhere) only at "Your move"."""
-        self.page.wait_for_function(
-            """mine => {
-                const s = document.querySelector('[data-testid=status]');
-                const turn = mine ? /^Your move/ : /^(Your move|.* to move)/;
-                return s && (s.classList.contains('over') || turn.test(s.textContent));
-            }""",
-            arg=mine,
-            timeout=timeout,
-        )
+        try:
+            self.page.wait_for_function(
+                """mine => {
+                    const s = document.querySelector('[data-testid=status]');
+                    const turn = mine ? /^Your move/ : /^(Your move|.* to move)/;
+                    return s && (s.classList.contains('over') || turn.test(s.textContent));
+                }""",
+                arg=mine,
+                timeout=timeout,
+            )
+        except Exception as error:
+            raise self.failure("the page never showed its move or the game over") from error
         return "over" not in (self.page.get_attribute("[data-testid=status]", "class") or "")
 
     def cell(self, name: str) -> Any:

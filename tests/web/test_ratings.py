@@ -147,6 +147,56 @@ def test_a_rated_game_is_aborted_before_each_side_moved(browser: Any, server_url
         pb.context.close()
 
 
+def test_a_reply_the_news_overtook_never_takes_the_page_back(browser: Any, server_url: str) -> None:
+    """In a rated game Bob's page asks for the game again when Alice comes and goes (for
+    the time a claim may wait). Alice's move reaches his socket while that reply, made
+    before the move, is on its way: the page keeps the move, asks again, and Bob plays."""
+    pa = new_page(browser, {"width": 1200, "height": 860})
+    pb = new_page(browser, {"width": 1200, "height": 860})
+    held: list[Any] = []  # Bob's page's requests for the game, held back
+    stale: list[Any] | None = None
+    try:
+        _alice, _bob, game_id = rated_between(pa, pb, server_url)
+        a, b = Player(pa, server_url), Player(pb, server_url)
+        for seat in (0, 1):
+            pb.wait_for_selector(f".seats [data-seat='{seat}'] .presence.on")
+        before = b.game()  # what a reply made before Alice's move holds
+        assert before["moves"] == []
+        game_url = re.compile(rf".*/api/games/{game_id}$")
+
+        def hold(route: Any) -> None:
+            if stale is None:
+                held.append(route)
+            else:
+                route.fallback()
+
+        pb.route(game_url, hold)
+        pa.reload()  # Alice's seat is away, then back: Bob's page asks for the game
+        deadline = time.monotonic() + 30
+        while not held:
+            assert time.monotonic() < deadline, "Bob's page never asked for the game"
+            pb.wait_for_timeout(50)
+        a.wait_turn_or_end(mine=True)
+        a.play("r5c5")
+        b.wait_ply(1)
+        stale = list(held)  # from now on Bob's page's requests go through
+        with pb.expect_response(
+            lambda r: (
+                game_url.match(r.url) is not None and r.request not in [s.request for s in stale]
+            )
+        ):
+            for route in stale:
+                route.fulfill(json=before)
+        b.wait_turn_or_end(mine=True, timeout=10_000)
+        assert b.shown_ply() == 1 and b.label("r5c5").startswith("r5c5: X")
+        b.play("r4c4")
+        a.wait_ply(2)
+        assert not pa.js_errors and not pb.js_errors, (pa.js_errors, pb.js_errors)
+    finally:
+        pa.context.close()
+        pb.context.close()
+
+
 def test_a_signed_out_visitor_logs_in_from_a_rated_join_page_and_comes_back(
     browser: Any, server_url: str
 ) -> None:

@@ -211,10 +211,21 @@ class GamePage {
     this.connEl.textContent = state === 'open' ? '' : 'Connection lost — reconnecting…';
   }
 
-  async refresh() {
+  /** The game from the server again. A reply the socket's news overtook (its event number
+   * below the one shown: a move came while it was on its way) would take the page back to
+   * a position already past, and no later news would mend it: it is dropped and asked
+   * again, a few times at most. */
+  async refresh(tries = 3) {
+    let g;
     try {
-      this.setGame(await this.fetch());
-    } catch { /* the socket brings the state when it is back */ }
+      g = await this.fetch();
+    } catch { return; /* the socket brings the state when it is back */ }
+    if (this.stopped) return;
+    if ((g.seq ?? 0) < (this.g.seq ?? 0)) {
+      if (tries > 1) this.refresh(tries - 1);
+      return;
+    }
+    this.setGame(g);
   }
 
   setGame(g) {
