@@ -8,13 +8,14 @@ connections per game that take every message the hub sends them, and prints:
 
 - the process's CPU per move (the event loop and the commit thread together);
 - the parts timed inside it: the store's statements (``write_rows``), the views
-  (``State.view``: every legal move listed), and the durable commit in its thread;
+  (``State.view``: every legal move listed), and the durable commit (on the event loop
+  while the disk is quick, else in its thread);
 - the floor, measured in the same run: the same moves on the bare engine (``play``,
   then the spectators' view as JSON), and the server's ratio to it;
 - with ``--parts``, what a commit costs below the server (SQLite only): a durable commit
   of a move's two rows on the driver alone (``sqlite3``, the server's pragmas), the same
   rows through the store's batched writer (``Store.write``: statements on the loop, the
-  commit in its thread), and the bare hand-over to a thread and back
+  commit on the loop or in its thread), and the bare hand-over to a thread and back
   (``run_in_executor``): how much of a commit's CPU is the disk's and how much the
   server's own.
 
@@ -263,7 +264,7 @@ def main(argv: list[str] | None = None) -> None:
             f"  {at_once} game{'s' if at_once > 1 else ''} moving at once"
             f" ({moves / max(got['commits'], 1):.1f} moves a commit): CPU {cpu:.3f} ms a move"
             f" = {cpu / (1000 * floor):.1f}x the floor; statements {per['statements']:.3f} ms,"
-            f" views {per['views']:.3f} ms, durable commit (wall, its thread)"
+            f" views {per['views']:.3f} ms, durable commit (wall)"
             f" {1000 * got['commit'] / moves:.3f} ms"
         )
     if args.parts and not args.db:
