@@ -53,7 +53,7 @@ def reply_seconds(api: Api, gid: str, token: str, rng: random.Random) -> float |
     raise AssertionError("the computer never replied")
 
 
-def dispatches(runner: ComputerRunner) -> list[tuple[str, str]]:
+def dispatches(runner: ComputerRunner) -> list[tuple[str, str, int]]:
     """Records, in order, each search queued (``("queued", kind, analysis jobs waiting
     then)``) and each handed to a worker (``("started", kind, 0)``), through the runner's
     own hooks."""
