@@ -234,13 +234,18 @@ class Meter:
         return self.row(name, [b - a for a, b in zip(self.first, self.last, strict=True)])
 
     @staticmethod
+    def cpu_per_move(used: list[float]) -> float:
+        """CPU seconds per move stored, of what was used (see :meth:`row`)."""
+        return used[0] / max(used[3], 1.0)
+
+    @staticmethod
     def row(name: str, used: list[float]) -> str:
         """A table row of what was used: CPU seconds, transactions, rows fetched, moves."""
-        cpu, xacts, fetched, moves = used
+        _, xacts, fetched, moves = used
         moves = max(moves, 1.0)
         return (
-            f"| {name} | {moves:.0f} | {1000 * cpu / moves:.2f} ms | {xacts / moves:.1f}"
-            f" | {fetched / moves:.1f} |"
+            f"| {name} | {moves:.0f} | {1000 * Meter.cpu_per_move(used):.2f} ms"
+            f" | {xacts / moves:.1f} | {fetched / moves:.1f} |"
         )
 
 
@@ -329,9 +334,7 @@ async def measure(
     print("|---|---|---|---|---|")
     print(Meter.row("1 node", during["one"]))
     print(Meter.row("3 nodes", during["three"]))
-    ratio = (during["three"][0] / max(during["three"][3], 1)) / (
-        during["one"][0] / max(during["one"][3], 1)
-    )
+    ratio = Meter.cpu_per_move(during["three"]) / Meter.cpu_per_move(during["one"])
     print(f"3 nodes ÷ 1 node, node CPU per move in the rounds: {ratio:.2f}x (aim: 1.5x)")
     print("inside the nodes (the single node first):")
     for line in inside:
